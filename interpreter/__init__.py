@@ -1,0 +1,13 @@
+"""The generic Truco interpreter: compile a spec into a game, play matches through one API.
+
+    >>> from interpreter import load_game
+    >>> game = load_game("teg", players=2)
+    >>> state = game.new_match(seed=7)
+    >>> state.current_player()
+    0
+"""
+from interpreter.game import Deal, Game, load_game
+from interpreter.state import State
+from rulespec.errors import IllegalAction, TrucoError
+
+__all__ = ["Deal", "Game", "IllegalAction", "State", "TrucoError", "load_game"]

@@ -1,0 +1,129 @@
+"""The `truco` command: play, replay, check, specs, schema."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from rich.console import Console
+
+from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise OptionError(f"an option is NAME=VALUE, not {pair!r}")
+        out[key] = value
+    return out
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    from interpreter.game import load_game
+    from interpreter.transcript import play_match
+    options = _options(args.option)
+    if args.players is not None:
+        options["players"] = str(args.players)
+    game = load_game(args.spec, options)
+    play_match(game, seed=args.seed, console=console, max_hands=args.hands)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    from interpreter.replay import replay
+    report = replay(args.paths)
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+        return report.exit_code
+    for err in report.invalid:
+        console.print(f"[bold red]INVALID[/] {err.where}: {err.message}", highlight=False)
+    for case in report.cases:
+        if case.passed:
+            if not args.quiet:
+                console.print(f"[green]pass[/] {case.file} :: {case.name}", highlight=False)
+        else:
+            console.print(f"[bold red]FAIL[/] {case.file} :: {case.name}: step {case.step}: {case.message}",
+                          highlight=False)
+    tail = f", {len(report.invalid)} invalid files" if report.invalid else ""
+    console.print(f"{report.passed} passed, {report.failed} failed{tail}", highlight=False)
+    return report.exit_code
+
+
+def cmd_check(args: argparse.Namespace, console: Console) -> int:
+    from interpreter.check import check_specs
+    return check_specs(args.specs, console, as_json=args.json)
+
+
+def cmd_specs(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
+    from rulespec.load import bundled_names, open_spec
+    table = Table("spec", "title", "options")
+    for name in bundled_names():
+        source = open_spec(name)
+        opts = ", ".join(f"{o.name}={'|'.join(map(str, o.values))}" for o in source.options)
+        table.add_row(name, str(source.tree.data.get("title", "")), opts)
+    console.print(table)
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace, console: Console) -> int:
+    from rulespec.schema import SCHEMA
+    print(json.dumps(SCHEMA, indent=2))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="truco", description="A rules-as-data interpreter for Truco.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("play", help="play a match between bots and print its transcript")
+    p.add_argument("spec", help="a bundled spec name or a spec file")
+    p.add_argument("--bots", choices=["random"], default="random", help="the bots that fill every seat")
+    p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots (replayable)")
+    p.add_argument("--players", type=int, default=None, help="shorthand for -o players=N")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
+    p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("replay", help="run conformance case files (see CONFORMANCE.md)")
+    p.add_argument("paths", nargs="+", help="case files, or folders searched for *.yaml")
+    p.add_argument("--json", action="store_true", help="print a machine-readable report")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("check", help="load and validate specs, reporting located errors")
+    p.add_argument("specs", nargs="+", help="spec names or files")
+    p.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("specs", help="list the bundled specs and their options")
+    p.set_defaults(run=cmd_specs)
+
+    p = sub.add_parser("schema", help="print the JSON Schema of the spec language")
+    p.set_defaults(run=cmd_schema)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    console = Console(stderr=False)
+    try:
+        return int(args.run(args, console))
+    except SpecError as err:
+        for d in err.diagnostics:
+            console.print(f"[bold red]{d.severity}[/] {d}", highlight=False)
+        return 2
+    except (SpecNotFound, OptionError) as err:
+        console.print(f"[bold red]error[/] {err}", highlight=False)
+        return 2
+    except TrucoError as err:
+        console.print(f"[bold red]error[/] {err}", highlight=False)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

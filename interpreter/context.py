@@ -1,0 +1,116 @@
+"""What a DSL formula may ask about a match in progress, as getters on a small context.
+
+Conditions (windows, when to fold, special hands) and payoffs (what a declined chain pays)
+are compiled once into closures over `Ctx`; the names below are the whole vocabulary the
+spec language offers them. Nothing here knows a variant.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulespec.formula import Env, FunctionSpec
+from rulespec.ir import OptionValue
+
+if TYPE_CHECKING:
+    from interpreter.state import State
+
+
+@dataclass
+class Pay:
+    """The facts a payoff formula sees about the chain being settled."""
+
+    total: int = 0
+    total_but_last: int = 0
+    calls: int = 0
+    last: int = 0
+    declared: int = 0
+    declared_by_winner: int = 0
+    declared_by_caller: int = 0
+
+
+class Ctx:
+    """One evaluation: a state, the seat it is about, and (for payoffs) the chain facts.
+
+    `team` is the team the formula speaks for: the seat's team for conditions, the team
+    receiving the points for payoffs.
+    """
+
+    __slots__ = ("st", "seat", "team", "pay")
+
+    def __init__(self, st: "State | None", seat: int | None, team: int | None = None,
+                 pay: Pay | None = None) -> None:
+        self.st = st
+        self.seat = seat
+        self.team = team
+        self.pay = pay
+
+
+def _score_us(c: Ctx) -> int:
+    return c.st.score[c.team]
+
+
+def _score_them(c: Ctx) -> int:
+    return max(s for t, s in enumerate(c.st.score) if t != c.team)
+
+
+def _target(c: Ctx) -> int:
+    return c.st.game.target
+
+
+PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
+    "trick": lambda c: c.st.trick_no + 1,
+    "played": lambda c: c.st.played[c.seat] > 0,
+    "played_this_trick": lambda c: any(p[0] == c.seat for p in c.st.trick),
+    "my_turn": lambda c: c.st.pending is None and c.st.count is None and c.st.turn == c.seat,
+    "answering": lambda c: c.st.pending is not None and c.st.game.team_of[c.seat] == c.st.pending.answer_team,
+    "pending_step": lambda c: c.st.pending.step if c.st.pending is not None and c.st.pending.contest is None else 0,
+    "stake_level": lambda c: c.st.stake_level,
+    "stake_calls": lambda c: c.st.stake_calls,
+    "stake": lambda c: c.st.worth,
+    "is_mano": lambda c: c.seat == c.st.mano,
+    "is_pie": lambda c: c.st.game.is_pie(c.st.mano, c.seat),
+    "opponent_announced": lambda c: c.st.count is not None and c.st.count.best_seat is not None,
+    "can_beat": lambda c: c.st.count is not None and c.st.count_would_win(c.seat),
+    "score_us": _score_us,
+    "score_them": _score_them,
+    "max_score": lambda c: max(c.st.score),
+    "min_score": lambda c: min(c.st.score),
+    "target": _target,
+    "half": lambda c: c.st.game.target // 2,
+    "leader": lambda c: max(c.st.score),
+    "trailer": lambda c: min(c.st.score),
+    "winner_score": _score_us,
+    "loser_score": _score_them,
+    "total": lambda c: c.pay.total,
+    "total_but_last": lambda c: c.pay.total_but_last,
+    "calls": lambda c: c.pay.calls,
+    "last": lambda c: c.pay.last,
+    "declared": lambda c: c.pay.declared,
+    "declared_by_winner": lambda c: c.pay.declared_by_winner,
+    "declared_by_caller": lambda c: c.pay.declared_by_caller,
+}
+
+
+def play_env(options: dict[str, OptionValue], call_names: set[str]) -> Env:
+    """The environment for conditions and payoffs; option values fold to constants."""
+    constants = {f"options.{k}": v for k, v in options.items()}
+
+    def known(name: str) -> str:
+        if name not in call_names:
+            raise KeyError(f"no call named {name!r}; calls: {', '.join(sorted(call_names))}")
+        return name
+
+    def called(name: str) -> Callable[[Ctx], bool]:
+        name = known(name)
+        return lambda c: name in c.st.called
+
+    def accepted(name: str) -> Callable[[Ctx], bool]:
+        name = known(name)
+        return lambda c: name in c.st.accepted
+
+    functions = {
+        "called": FunctionSpec(1, called, True),
+        "accepted": FunctionSpec(1, accepted, True),
+    }
+    return Env(names=dict(PLAY_NAMES), functions=functions, constants=constants)

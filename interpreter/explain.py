@@ -1,0 +1,119 @@
+"""Why an action is refused: the reason in words, quoting the spec's rule and source."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulespec.ir import Formula
+
+from interpreter.context import Ctx
+from interpreter.state import CLOSED, Action
+
+if TYPE_CHECKING:
+    from interpreter.state import State
+
+
+def _rule(f: Formula, cited_source: str | None = None) -> str:
+    text = f"the rule is: {f.text}"
+    return text + (f" ({cited_source})" if cited_source else "")
+
+
+def explain(st: "State", seat: int, act: Action) -> str:
+    verb, arg = act
+    g = st.game
+    who = f"seat {seat}"
+    if st.count is not None:
+        c = st.count
+        contest = g.contests[c.contest]
+        if verb in ("announce", "good"):
+            if seat != c.seat:
+                return f"it is seat {c.seat}'s turn to speak in the {contest.name} count, not {who}'s"
+            if verb == "good" and c.best_seat is None:
+                return "nobody has announced yet: the first to speak must announce"
+            rule = contest.ir.count.good if verb == "good" else contest.ir.count.announce
+            return f"{verb} is not allowed now: {_rule(rule, contest.ir.count.cited.source)}"
+        return (f"the {contest.name} count is under way: seat {c.seat} must announce or say good "
+                f"before anything else (folding is not allowed during the count)")
+    if verb in ("announce", "good"):
+        return "no count is under way"
+    p = st.pending
+    if p is not None:
+        if not st._may_answer(seat):
+            return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
+        if verb in ("play", "cover", "play_pos"):
+            return f"{who} must first answer {p.call} (accept, decline or raise)"
+        if verb == "call":
+            return _explain_call(st, seat, arg, answering=True)
+        if verb == "fold":
+            return f"{who} may not fold now: {_rule(g.spec.fold.when, g.spec.fold.cited.source)}"
+        return f"{verb} is not legal now"
+    if verb in ("accept", "decline"):
+        return "no call is waiting for an answer"
+    if seat != st.turn:
+        return f"it is seat {st.turn}'s turn, not {who}'s"
+    if verb in ("play", "cover"):
+        if arg not in st.hands[seat]:
+            return f"{g.cards.ids[arg]} is not in {who}'s hand"
+        if verb == "cover":
+            cover = g.spec.tricks.cover
+            if cover is None:
+                return "this spec has no covered cards"
+            return f"a card may be played face down only when {cover.text}"
+        if st.blind:
+            return "this hand is played blind: play by position, e.g. 'play @1'"
+    if verb == "play_pos":
+        if not st.blind:
+            return "play by position only in a blind hand; name the card"
+        if not 0 <= arg < len(st.dealt[seat]) or st.dealt[seat][arg] not in st.hands[seat]:
+            return f"position @{arg + 1} holds no unplayed card"
+    if verb == "call":
+        return _explain_call(st, seat, arg, answering=False)
+    if verb == "fold":
+        return f"{who} may not fold now: {_rule(g.spec.fold.when, g.spec.fold.cited.source)}"
+    return f"{verb} is not legal now"
+
+
+def _explain_call(st: "State", seat: int, name: str, answering: bool) -> str:
+    g = st.game
+    ctx = Ctx(st, seat, g.team_of[seat])
+    if name in g.contest_of_call:
+        return _explain_contest_call(st, seat, name, ctx)
+    step = g.stake_names.index(name)
+    if st.forbid is not None:
+        return f"{name} is forbidden in this hand ({', '.join(st.special)})"
+    p = st.pending
+    level = p.step if answering and p is not None and p.contest is None else st.stake_level
+    if step < level:
+        return f"{name} has already been called in this hand"
+    if step > level:
+        return f"the ladder goes in order: the next call is {g.stake_names[level]}, not {name}"
+    if answering:
+        return f"{name} cannot answer {p.call if p else 'nothing'}"
+    if st.stake_owner is not None and st.stake_owner != g.team_of[seat]:
+        return (f"only the team that accepted the last call (team {st.stake_owner}) may raise; "
+                f"a team cannot raise its own call")
+    return f"{name} may not be called now: {_rule(g.spec.stakes.when, g.spec.stakes.cited.source)}"
+
+
+def _explain_contest_call(st: "State", seat: int, name: str, ctx: Ctx) -> str:
+    g = st.game
+    cont = g.contest_of_call[name]
+    cs = st.contests[cont.index]
+    call = cont.calls[name]
+    if cs.status == CLOSED:
+        return f"the {cont.name} is over for this hand"
+    if cont.declares and not st._holds(cont, seat):
+        return f"seat {seat} does not hold a {cont.value}: it cannot be called without one"
+    p = st.pending
+    if p is not None and p.contest == cont.index:
+        if p.call not in call.after:
+            return f"{name} cannot answer {p.call}"
+        return f"{name} cannot be called again in this chain (at most {call.max})"
+    if p is not None and p.contest is None:
+        return f"{name} cannot be the answer to {p.call} now: {_rule(cont.ir.interrupt, cont.ir.cited.source)}"
+    if not cont.window(ctx):
+        return f"{name} may not be called now: {_rule(cont.ir.window, cont.ir.cited.source)}"
+    if cs.chain and not call.opens:
+        return f"{name} cannot follow {cs.chain[-1][0]}"
+    if cs.chain:
+        return f"the {cont.name} has already been called in this hand"
+    return f"{name} cannot open the {cont.name}"

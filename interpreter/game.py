@@ -1,0 +1,176 @@
+"""A compiled game: one spec under one choice of table options, ready to start matches."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from rulespec.errors import SpecError
+from rulespec.formula import compile_expr
+from rulespec.ir import Contest, ContestCall, Formula, Spec
+from rulespec.load import open_spec
+
+from interpreter.context import Ctx, play_env
+from interpreter.tables import Cards, HandValues, hand_values, outcome_table, strengths
+
+Fn = Callable[[Ctx], Any]
+
+COMMON_VERBS = ("accept", "decline", "fold", "announce", "good")
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A scripted deal: one hand per seat (seat 0 first) and the turned card, as card ids."""
+
+    hands: tuple[tuple[str, ...], ...]
+    turned: str | None = None
+
+
+class CompiledContest:
+    """A contest with its formulas compiled and its calls indexed by name."""
+
+    def __init__(self, ir: Contest, compile_: Callable[[Formula], Fn], index: int) -> None:
+        self.ir = ir
+        self.index = index
+        self.name = ir.name
+        self.value = ir.value
+        self.window = compile_(ir.window)
+        self.interrupt = compile_(ir.interrupt)
+        self.accept = compile_(ir.accept)
+        self.decline = compile_(ir.decline)
+        self.calls: dict[str, ContestCall] = {c.name: c for c in ir.calls}
+        self.worth = {c.name: compile_(c.worth) for c in ir.calls}
+        self.call_accept = {c.name: compile_(c.accept) for c in ir.calls if c.accept is not None}
+        self.call_decline = {c.name: compile_(c.decline) for c in ir.calls if c.decline is not None}
+        self.unraised_pays = compile_(ir.unraised.pays) if ir.unraised else None
+        self.unraised_mode = ir.unraised.mode if ir.unraised else "compare"
+        self.good = compile_(ir.count.good)
+        self.announce = compile_(ir.count.announce)
+        self.procedure = ir.count.procedure
+        self.tie = ir.count.tie
+        self.declares = ir.declares
+        self.openers = tuple(c.name for c in ir.calls if c.opens)
+
+
+class Game:
+    """Compiled tables and closures for one spec + options; `new_match` starts a State."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.options = dict(spec.chosen)
+        self.num_players = spec.table.players
+        self.teams = spec.table.teams
+        self.team_of = tuple(s % self.teams for s in range(self.num_players))
+        self.target = spec.match.target
+        self.hand_size = spec.deck.hand_size
+        self.cards = Cards(spec.deck)
+        self.strength = strengths(self.cards, spec.ranking, spec.trumps)
+        self.turns_card = spec.trumps is not None
+        self.values: dict[str, HandValues] = hand_values(spec, self.cards)
+        self.outcomes = outcome_table(spec)
+        self.trick_count = spec.tricks.count
+        self.after_tie = spec.tricks.after_tie
+        self.partners_tie = spec.tricks.partners_tie
+        self.answer_any = spec.table.answer == "any_opponent"
+
+        stake_names = [c.name for c in spec.stakes.calls]
+        contest_names = [c.name for cont in spec.contests for c in cont.calls]
+        self.call_names = set(stake_names) | set(contest_names)
+        self._check_unique(stake_names + contest_names)
+        env = play_env(self.options, self.call_names)
+
+        def compile_(f: Formula) -> Fn:
+            return compile_expr(f.expr, env, f.locate, f.span.path).fn
+
+        self.cover = compile_(spec.tricks.cover) if spec.tricks.cover else None
+        self.stake_names = tuple(stake_names)
+        self.stake_base = compile_(spec.stakes.base)
+        self.stake_worth = tuple(compile_(c.worth) for c in spec.stakes.calls)
+        self.stake_declined = tuple(compile_(c.declined) for c in spec.stakes.calls)
+        self.stake_when = compile_(spec.stakes.when)
+        self.raise_any = spec.stakes.raise_by == "any"
+        self.contests = tuple(CompiledContest(c, compile_, i) for i, c in enumerate(spec.contests))
+        self.contest_of_call = {c: cont for cont in self.contests for c in cont.calls}
+        self.fold_when = compile_(spec.fold.when)
+        self.fold_pays = compile_(spec.fold.pays)
+        self.fold_declines = spec.fold.pending_contest == "declined"
+        self.special = tuple(
+            (h, compile_(h.when), compile_(h.base) if h.base else None) for h in spec.special_hands)
+        self.aliases = dict(spec.verbs)
+        self.actions = self._vocabulary()
+        self.action_index = {a: i for i, a in enumerate(self.actions)}
+
+    def _check_unique(self, names: Sequence[str]) -> None:
+        seen: set[str] = set()
+        for n in names:
+            if n in seen or n in COMMON_VERBS or n in ("play", "cover"):
+                raise SpecError([_diag(self.spec, f"call name {n!r} is used twice or clashes with a verb")])
+            seen.add(n)
+
+    def _vocabulary(self) -> tuple[str, ...]:
+        """Every action string, in a fixed order: the stable integer ids bots use."""
+        cards = self.cards.ids
+        acts = [f"play {c}" for c in cards]
+        acts += [f"play @{i + 1}" for i in range(self.hand_size)]
+        if self.cover is not None:
+            acts += [f"cover {c}" for c in cards]
+        acts += list(self.stake_names)
+        acts += [c for cont in self.contests for c in cont.calls]
+        acts += list(COMMON_VERBS)
+        return tuple(acts)
+
+    # -- seats ------------------------------------------------------------------------
+
+    def is_pie(self, mano: int, seat: int) -> bool:
+        """The last seat of its team to play, in order from the mano."""
+        n = self.num_players
+        order = [(mano + k) % n for k in range(n)]
+        last = [s for s in order if self.team_of[s] == self.team_of[seat]][-1]
+        return last == seat
+
+    def next_opponent(self, seat: int) -> int:
+        n = self.num_players
+        for k in range(1, n):
+            s = (seat + k) % n
+            if self.team_of[s] != self.team_of[seat]:
+                return s
+        raise AssertionError("a table always has an opponent")
+
+    # -- matches ----------------------------------------------------------------------
+
+    def new_match(self, seed: int | None = None, dealer: int | None = None,
+                  deals: Sequence[Deal] | None = None, score: Sequence[int] | None = None) -> "State":
+        """Start a match: the first hand is dealt at once (scripted deals come first)."""
+        from interpreter.state import State
+        return State.start(self, seed, dealer, deals, score)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> "State":
+        from interpreter.state import State
+        return State.from_json(self, data)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"Game({self.name!r}, {opts})"
+
+
+def _diag(spec: Spec, message: str):  # noqa: ANN202 - tiny helper
+    from rulespec.errors import Diagnostic
+    return Diagnostic("error", None, "$", message)
+
+
+_GAMES: dict[tuple, Game] = {}
+
+
+def load_game(name_or_path: str, options: Mapping[str, object] | None = None, **more: object) -> Game:
+    """A compiled game for a bundled spec name or a spec path; compiled once per options."""
+    source = open_spec(name_or_path)
+    chosen = source.resolve({**(options or {}), **more})
+    key = (str(source.path), tuple(sorted(chosen.items())), id(source))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = Game(source.build(chosen))
+    return game
+
+
+if False:  # pragma: no cover - typing only
+    from interpreter.state import State  # noqa: F401

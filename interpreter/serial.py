@@ -1,0 +1,91 @@
+"""Copies and JSON round trips of a State: every field, the random generator included,
+so a restored match continues exactly as the original would."""
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING, Any
+
+from interpreter.state import ContestState, Count, Pending, State
+
+if TYPE_CHECKING:
+    from interpreter.game import Game
+
+_PLAIN = ("seed", "score", "dealer", "hand_number", "match_over", "winner", "hand_over", "mano", "turn",
+          "leader", "trick_no", "played", "stake_level", "worth", "base_worth", "stake_owner", "stake_calls",
+          "turned", "blind", "forbid", "special", "results")
+
+
+def clone(st: State) -> State:
+    """A deep copy sharing only the immutable compiled game."""
+    new = State.__new__(State)
+    memo = {id(st.game): st.game}
+    for k, v in st.__dict__.items():
+        new.__dict__[k] = v if k in ("game", "strength") else copy.deepcopy(v, memo)
+    return new
+
+
+def to_json(st: State) -> dict[str, Any]:
+    data: dict[str, Any] = {k: copy.deepcopy(getattr(st, k)) for k in _PLAIN}
+    data["spec"] = st.game.name
+    data["options"] = dict(st.game.options)
+    data["rng"] = _rng_state(st.rng)
+    data["script"] = [{"hands": [list(h) for h in d.hands], "turned": d.turned} for d in st.script]
+    data["events"] = copy.deepcopy(st.events)
+    data["dealt"] = [list(h) for h in st.dealt]
+    data["hands"] = [list(h) for h in st.hands]
+    data["trick"] = [list(t) for t in st.trick]
+    data["history"] = [[list(t) for t in trick] for trick in st.history]
+    data["pending"] = _pending(st.pending)
+    data["suspended"] = _pending(st.suspended)
+    data["contests"] = [{"status": c.status, "chain": [list(x) for x in c.chain], "declared": list(c.declared)}
+                        for c in st.contests]
+    data["count"] = None if st.count is None else {
+        "contest": st.count.contest, "order": list(st.count.order), "index": st.count.index,
+        "best_seat": st.count.best_seat, "best_value": st.count.best_value,
+        "announced": [list(a) for a in st.count.announced]}
+    data["called"] = sorted(st.called)
+    data["accepted"] = sorted(st.accepted)
+    return data
+
+
+def from_json(game: "Game", data: dict[str, Any]) -> State:
+    from interpreter.game import Deal
+    st = State(game)
+    for k in _PLAIN:
+        setattr(st, k, copy.deepcopy(data[k]))
+    st.rng.setstate(_rng_restore(data["rng"]))
+    st.script = [Deal(tuple(tuple(h) for h in d["hands"]), d["turned"]) for d in data["script"]]
+    st.events = copy.deepcopy(data["events"])
+    st.dealt = [tuple(h) for h in data["dealt"]]
+    st.hands = [list(h) for h in data["hands"]]
+    st.trick = [tuple(t) for t in data["trick"]]
+    st.history = [[tuple(t) for t in trick] for trick in data["history"]]
+    st.pending = _unpending(data["pending"])
+    st.suspended = _unpending(data["suspended"])
+    st.contests = [ContestState(c["status"], [tuple(x) for x in c["chain"]], list(c["declared"]))
+                   for c in data["contests"]]
+    c = data["count"]
+    st.count = None if c is None else Count(c["contest"], list(c["order"]), c["index"], c["best_seat"],
+                                            c["best_value"], [tuple(a) for a in c["announced"]])
+    st.called = set(data["called"])
+    st.accepted = set(data["accepted"])
+    st.strength = game.strength[st.turned]
+    return st
+
+
+def _pending(p: Pending | None) -> dict[str, Any] | None:
+    return None if p is None else dict(p.__dict__)
+
+
+def _unpending(d: dict[str, Any] | None) -> Pending | None:
+    return None if d is None else Pending(**d)
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_restore(data: list[Any]) -> tuple[Any, ...]:
+    return (data[0], tuple(data[1]), data[2])

@@ -1,0 +1,80 @@
+"""A readable transcript of a bots' match, printed with rich as the events happen."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.rule import Rule
+
+from interpreter.bots import RandomBot
+from interpreter.game import Game
+from interpreter.state import State
+
+
+def describe(event: dict[str, Any], game: Game) -> str | None:
+    """One line for one event (the full, omniscient view: a transcript shows every hand)."""
+    kind = event["type"]
+    seat = event.get("seat")
+    if kind == "hand":
+        return f"  seat {seat} (team {game.team_of[seat]}) holds [bold]{' '.join(event['cards'])}[/]"
+    if kind == "action":
+        if event["action"] == "cover":
+            return f"  seat {seat}: cover {event.get('card', '??')} (face down)" if "card" in event else None
+        return f"  seat {seat}: [cyan]{event['action']}[/]"
+    if kind == "accepted" and "worth" in event:
+        return f"    → {event['call']} accepted: the hand is worth {event['worth']}"
+    if kind == "announce":
+        return f"    → seat {seat} announces {event['value']} for {event['contest']}"
+    if kind == "contest_won":
+        return f"    → {event['contest']} goes to seat {seat} (team {event['team']}) with {event['value']}"
+    if kind == "wiped":
+        return f"    → {event['contest']} is wiped by {event['by']}"
+    if kind == "forbidden":
+        return f"    → seat {seat} called {event['call']}, forbidden in this hand: the team loses the match"
+    if kind == "trick":
+        won = "tied" if event["winner"] is None else f"won by seat {seat} (team {event['winner']})"
+        return f"  [yellow]trick {event['number']} {won}[/]"
+    if kind == "score":
+        return f"  [green]team {event['team']} scores {event['points']} ({event['reason']})[/] → {event['score']}"
+    if kind == "hand_over":
+        return f"  hand over; score {event['score']}"
+    if kind == "match_over":
+        return f"[bold green]team {event['winner']} wins the match {event['score'][0]}–{event['score'][1]}[/]"
+    return None
+
+
+def play_match(game: Game, seed: int | None, console: Console, max_hands: int | None = None) -> State:
+    state = game.new_match(seed=seed)
+    bots = [RandomBot(None if seed is None else seed * 1000 + s) for s in range(game.num_players)]
+    opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    console.print(Rule(f"{game.spec.title} — {opts}"))
+    shown = 0
+
+    def flush() -> None:
+        nonlocal shown
+        for event in state.events[shown:]:
+            if event["type"] == "deal":
+                turned = f", turned card {event['turned']}" if event["turned"] else ""
+                special = f" [{', '.join(event['special'])}]" if event["special"] else ""
+                console.print(Rule(f"hand {event['hand']}: dealer seat {event['dealer']}, "
+                                   f"mano seat {event['mano']}{turned}{special}", style="dim"))
+                continue
+            if "except" in event:
+                continue
+            line = describe(event, game)
+            if line:
+                console.print(line, highlight=False)
+        shown = len(state.events)
+
+    while not state.match_over:
+        flush()
+        if state.hand_over:
+            if max_hands is not None and state.hand_number >= max_hands:
+                break
+            state.next_hand()
+            continue
+        seat = state.current_player()
+        assert seat is not None
+        state.apply(bots[seat].choose(state, seat), seat=seat)
+    flush()
+    return state

@@ -1,0 +1,339 @@
+"""Build the IR from a validated, option-resolved YAML tree.
+
+Every DSL string is parsed here, so syntax errors surface at load time with the position
+inside the YAML file. Diagnostics are collected, not raised one by one: a designer sees
+every problem of a spec in one run.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rulespec import dsl, formula
+from rulespec.errors import Diagnostic, Loc, SpecError
+from rulespec.ir import (
+    Cited, Contest, ContestCall, Count, Deck, Fold, Formula, HandValue, Match, OptionDecl,
+    OptionValue, Outcome, Ranking, Span, SpecialHand, Spec, StakeCall, Stakes, Table, Tricks,
+    Trumps, Unraised,
+)
+from rulespec.yamlload import Located, format_path
+
+Path = tuple[str | int, ...]
+
+
+class Builder:
+    """Walks one located tree, collecting diagnostics instead of stopping at the first."""
+
+    def __init__(self, tree: Located, chosen: dict[str, OptionValue]) -> None:
+        self.tree = tree
+        self.chosen = chosen
+        self.diagnostics: list[Diagnostic] = []
+        self.disabled: list[str] = []
+
+    # -- access -----------------------------------------------------------------------
+
+    def get(self, path: Path, default: Any = None) -> Any:
+        node: Any = self.tree.data
+        for key in path:
+            if isinstance(node, dict) and isinstance(key, str) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                node = node[key]
+            else:
+                return default
+        return node
+
+    def span(self, path: Path) -> Span:
+        return Span(self.tree.loc(path), format_path(path))
+
+    def cited(self, path: Path) -> Cited:
+        node = self.get(path)
+        if not isinstance(node, dict):
+            return Cited()
+        return Cited(node.get("source"), node.get("note"))
+
+    def error(self, path: Path, message: str) -> None:
+        self.diagnostics.append(Diagnostic("error", self.tree.loc(path), format_path(path), message))
+
+    def locator(self, path: Path) -> Callable[[int], Loc]:
+        tree = self.tree
+        return lambda offset: tree.locate_in(path, offset)
+
+    def formula(self, path: Path, default: Any = None) -> Formula:
+        """Parse the formula at `path`; a missing one falls back to `default`."""
+        value = self.get(path, default)
+        if value is None:
+            value = default
+        locate = self.locator(path)
+        text = value if isinstance(value, str) else _literal(value)
+        try:
+            expr = dsl.parse_value(value, locate, path=format_path(path))
+        except SpecError as err:
+            self.diagnostics.extend(err.diagnostics)
+            expr = dsl.parse_value(0, locate, path=format_path(path))
+        return Formula(expr, text, self.span(path), locate)
+
+    def optional_formula(self, path: Path) -> Formula | None:
+        return None if self.get(path) is None else self.formula(path)
+
+    def constant(self, path: Path, default: Any) -> Any:
+        """Evaluate a formula that may only depend on options (players, target)."""
+        f = self.formula(path, default)
+        env = formula.Env(constants=self.option_constants())
+        try:
+            compiled = formula.compile_expr(f.expr, env, f.locate, f.span.path)
+        except SpecError as err:
+            self.diagnostics.extend(err.diagnostics)
+            return default
+        return compiled.fn(None)
+
+    def option_constants(self) -> dict[str, OptionValue]:
+        return {f"options.{k}": v for k, v in self.chosen.items()}
+
+    # -- sections ---------------------------------------------------------------------
+
+    def build(self, file: str, options: tuple[OptionDecl, ...]) -> Spec:
+        deck = self.deck()
+        spec = Spec(
+            name=str(self.get(("name",), "")),
+            title=str(self.get(("title",), self.get(("name",), ""))),
+            source=self.get(("source",)),
+            file=file,
+            options=options,
+            chosen=tuple(self.chosen.items()),
+            deck=deck,
+            ranking=self.ranking(deck),
+            trumps=self.trumps(deck),
+            values=self.values(),
+            table=self.table(),
+            tricks=self.tricks(),
+            stakes=self.stakes(),
+            contests=self.contests(),
+            fold=self.fold(),
+            special_hands=self.special_hands(),
+            match=self.match(),
+            verbs=tuple((str(k), str(v)) for k, v in (self.get(("verbs",)) or {}).items()),
+            disabled_calls=tuple(self.disabled),
+            raw=self.tree,
+        )
+        if self.diagnostics:
+            raise SpecError(self.diagnostics)
+        return spec
+
+    def deck(self) -> Deck:
+        p: Path = ("deck",)
+        suits = tuple(str(s) for s in self.get(p + ("suits",), []))
+        ranks = tuple(str(r) for r in self.get(p + ("ranks",), []))
+        points_raw = self.get(p + ("points",), {}) or {}
+        points = []
+        for r in ranks:
+            if r not in points_raw:
+                self.error(p + ("points",), f"rank {r!r} has no point value")
+            points.append((r, int(points_raw.get(r, 0))))
+        for r in points_raw:
+            if r not in ranks:
+                self.error(p + ("points", r), f"{r!r} is not a rank of the deck {list(ranks)}")
+        figures = frozenset(str(f) for f in self.get(p + ("figures",), []) or [])
+        for f in sorted(figures - set(ranks)):
+            self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck")
+        return Deck(suits, ranks, tuple(points), figures, int(self.get(p + ("hand_size",), 3)),
+                    self.cited(p), self.span(p))
+
+    def ranking(self, deck: Deck) -> Ranking:
+        p: Path = ("ranking",)
+        text = self.get(p)
+        if not isinstance(text, str):
+            self.error(p, "the spec needs a ranking")
+            return Ranking((), "", Cited(), self.span(p))
+        try:
+            parsed = dsl.parse_ranking(text, self.locator(p), path=format_path(p))
+        except SpecError as err:
+            self.diagnostics.extend(err.diagnostics)
+            return Ranking((), text, Cited(), self.span(p))
+        cards = deck.cards
+        placed: dict[str, int] = {}
+        explicit = {i.text for tier in parsed.tiers for i in tier if i.text in cards}
+        tiers: list[tuple[str, ...]] = []
+        for tier in parsed.tiers:
+            members: list[str] = []
+            for item in tier:
+                if item.text in cards:
+                    group = [item.text]
+                elif item.text in deck.ranks:
+                    group = [item.text + s for s in deck.suits if item.text + s not in explicit]
+                else:
+                    self.diagnostics.append(Diagnostic(
+                        "error", self.tree.locate_in(p, item.offset), format_path(p),
+                        f"{item.text!r} is neither a card nor a rank of the deck"))
+                    continue
+                for card in group:
+                    if card in placed:
+                        self.diagnostics.append(Diagnostic(
+                            "error", self.tree.locate_in(p, item.offset), format_path(p),
+                            f"card {card} is ranked twice"))
+                    placed[card] = len(tiers)
+                    members.append(card)
+            tiers.append(tuple(members))
+        missing = [c for c in cards if c not in placed]
+        if missing and self.get(("turned",)) is None:
+            self.error(p, f"the ranking leaves out {', '.join(missing)}")
+        return Ranking(tuple(tiers), text, Cited(), self.span(p))
+
+    def trumps(self, deck: Deck) -> Trumps | None:
+        p: Path = ("turned", "trumps")
+        node = self.get(p)
+        if node is None:
+            return None
+        cycle = tuple(str(r) for r in node.get("cycle", []))
+        for r in cycle:
+            if r not in deck.ranks:
+                self.error(p + ("cycle",), f"{r!r} is not a rank of the deck")
+        order = tuple(s.strip() for s in str(node.get("suits", "")).split("<") if s.strip())
+        if sorted(order) != sorted(deck.suits):
+            self.error(p + ("suits",), f"the trump suit order must name each suit {list(deck.suits)} once")
+        return Trumps(str(node.get("kind", "next_rank")), cycle, order, self.cited(p), self.span(p))
+
+    def values(self) -> tuple[HandValue, ...]:
+        out = []
+        for name, node in (self.get(("values",)) or {}).items():
+            p: Path = ("values", name)
+            out.append(HandValue(name, self.formula(p + ("formula",)), self.optional_formula(p + ("holds",)),
+                                 self.cited(p), self.span(p)))
+        return tuple(out)
+
+    def table(self) -> Table:
+        p: Path = ("table",)
+        players = self.constant(p + ("players",), 2)
+        teams = int(self.get(p + ("teams",), 2))
+        if not isinstance(players, int) or players < 2 or players % teams:
+            self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams")
+            players = teams
+        return Table(players, teams, str(self.get(p + ("dealer",), "next")),
+                     str(self.get(p + ("answer",), "next_opponent")), self.cited(p), self.span(p))
+
+    def tricks(self) -> Tricks:
+        p: Path = ("tricks",)
+        outcomes = []
+        for pattern, result in (self.get(p + ("outcome",)) or {}).items():
+            op = p + ("outcome", pattern)
+            try:
+                parsed = dsl.parse_outcome(pattern, lambda off, op=op: self.tree.loc(op) or Loc("?", 0, 0),
+                                           path=format_path(op))
+            except SpecError as err:
+                self.diagnostics.extend(err.diagnostics)
+                continue
+            outcomes.append(Outcome(tuple(parsed), str(result), self.span(op)))
+        return Tricks(int(self.get(p + ("count",), 3)), str(self.get(p + ("after_tie",), "same_leader")),
+                      str(self.get(p + ("partners_tie",), "team_wins")),
+                      self.optional_formula(p + ("cover", "when")), tuple(outcomes),
+                      self.cited(p), self.span(p))
+
+    def stakes(self) -> Stakes:
+        p: Path = ("stakes",)
+        calls = []
+        for name in (self.get(p + ("calls",)) or {}):
+            cp = p + ("calls", name)
+            declined_default = self.get(p + ("declined",), "stake")
+            calls.append(StakeCall(name, self.formula(cp + ("worth",)),
+                                   self.formula(cp + ("declined",), declined_default),
+                                   self.cited(cp), self.span(cp)))
+        return Stakes(self.formula(p + ("base",), 1), tuple(calls), self.formula(p + ("when",), True),
+                      str(self.get(p + ("raise",), "accepting_team")), self.cited(p), self.span(p))
+
+    def contests(self) -> tuple[Contest, ...]:
+        out = []
+        for name, node in (self.get(("contests",)) or {}).items():
+            p: Path = ("contests", name)
+            if not self.enabled(p):
+                self.disabled.extend(node.get("calls") or {})
+                continue
+            calls = []
+            for cname in node.get("calls") or {}:
+                cp = p + ("calls", cname)
+                if not self.enabled(cp):
+                    self.disabled.append(cname)
+                    continue
+                after = tuple(str(a) for a in self.get(cp + ("after",), []) or [])
+                mx = self.get(cp + ("max",))
+                calls.append(ContestCall(
+                    cname, self.formula(cp + ("worth",), 0), bool(self.get(cp + ("opens",), not after)),
+                    after, int(mx) if mx is not None else None, bool(self.get(cp + ("declare",), False)),
+                    bool(self.get(cp + ("asks",), False)),
+                    self.optional_formula(cp + ("accept",)), self.optional_formula(cp + ("decline",)),
+                    self.cited(cp), self.span(cp)))
+            names = {c.name for c in calls}
+            for c in calls:
+                for a in c.after:
+                    if a not in names:
+                        self.error(p + ("calls", c.name, "after"), f"{a!r} is not a call of contest {name!r}")
+            up = p + ("unraised",)
+            unraised = None
+            if self.get(up) is not None:
+                unraised = Unraised(str(self.get(up + ("mode",), "compare")), self.formula(up + ("pays",)),
+                                    self.span(up))
+            kp = p + ("count",)
+            count = Count(str(self.get(kp + ("procedure",), "announce")), self.formula(kp + ("good",), True),
+                          self.formula(kp + ("announce",), True), str(self.get(kp + ("tie",), "nearer_lead")),
+                          self.cited(kp), self.span(kp))
+            value = str(self.get(p + ("value",), name))
+            if value not in (self.get(("values",)) or {}):
+                self.error(p + ("value",), f"{value!r} is not a hand value defined under values")
+            out.append(Contest(
+                name, value, self.formula(p + ("window",), True), self.formula(p + ("interrupt",), False),
+                tuple(calls), self.formula(p + ("accept",), "total"),
+                self.formula(p + ("decline",), "if calls == 1 then 1 else total_but_last"),
+                unraised, count, tuple(str(c) for c in self.get(p + ("cancels",), []) or []),
+                self.cited(p), self.span(p)))
+        return tuple(out)
+
+    def enabled(self, path: Path) -> bool:
+        return bool(self.constant(path + ("enabled",), True))
+
+    def fold(self) -> Fold:
+        p: Path = ("fold",)
+        return Fold(self.formula(p + ("when",), "my_turn or answering"), self.formula(p + ("pays",), "stake"),
+                    str(self.get(p + ("pending_contest",), "declined")), self.cited(p), self.span(p))
+
+    def special_hands(self) -> tuple[SpecialHand, ...]:
+        out = []
+        for name, node in (self.get(("special_hands",)) or {}).items():
+            p: Path = ("special_hands", name)
+            out.append(SpecialHand(name, self.formula(p + ("if",)), self.optional_formula(p + ("base",)),
+                                   node.get("forbid_stakes"), bool(node.get("blind", False)),
+                                   self.cited(p), self.span(p)))
+        return tuple(out)
+
+    def match(self) -> Match:
+        p: Path = ("match",)
+        target = self.constant(p + ("target",), 30)
+        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+            self.error(p + ("target",), f"the target must be a positive number of points, not {target!r}")
+            target = 1
+        return Match(target, str(self.get(p + ("end",), "immediately")), self.cited(p), self.span(p))
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def build_options(tree: Located) -> tuple[OptionDecl, ...]:
+    """Read the option declarations; they do not depend on any chosen value."""
+    diagnostics: list[Diagnostic] = []
+    out = []
+    for name, node in (tree.data.get("options") or {}).items():
+        p: Path = ("options", name)
+        values = tuple(node.get("values", []))
+        default = node.get("default", values[0] if values else None)
+        if default not in values or type(default) is not type(values[0]):
+            diagnostics.append(Diagnostic("error", tree.loc(p + ("default",)), format_path(p + ("default",)),
+                                          f"default {default!r} is not one of the allowed values {list(values)}"))
+        if len({type(v) for v in values}) > 1:
+            diagnostics.append(Diagnostic("error", tree.loc(p + ("values",)), format_path(p + ("values",)),
+                                          "the allowed values must all be of one type"))
+        out.append(OptionDecl(name, values, default, str(node.get("kind", "table")), node.get("doc"),
+                              Cited(node.get("source"), node.get("note")),
+                              Span(tree.loc(p), format_path(p))))
+    if diagnostics:
+        raise SpecError(diagnostics)
+    return tuple(out)

@@ -1,0 +1,313 @@
+"""Compiling DSL expressions to Python closures for the engine's hot path.
+
+Every node becomes a closure over its children's closures (or a folded constant), so an
+evaluation is a few direct calls: no AST walking, no name lookups beyond the getters the
+environment supplies. Names, functions and arities are checked once, here, with located errors.
+"""
+from __future__ import annotations
+
+import difflib
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .dsl import (Binary, Bool, Call, Expr, IfElse, ListLit, Locate, Name, Num, Str, Unary,
+                  parse_value, show_position, unparse)
+from .errors import Diagnostic, SpecError
+
+Getter = Callable[[Any], Any]
+VARIADIC = -1
+"""`FunctionSpec.arity` for functions taking one or more arguments (``max``, ``min``)."""
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    """A function formulas may call.
+
+    With ``const_args`` the arguments must be compile-time constants (``called('truco')``):
+    ``impl(*values)`` runs once, may raise ``KeyError``/``ValueError`` to reject them, and
+    returns the getter to run per evaluation. Otherwise ``impl(*values)`` runs per evaluation
+    on the evaluated arguments; it must be pure, since constant arguments fold.
+    """
+
+    arity: int
+    impl: Callable[..., Any]
+    const_args: bool = False
+
+
+@dataclass
+class Env:
+    """What formulas may read: getters of the context, functions, and names known up front.
+
+    ``constants`` (such as the chosen ``options.NAME``) take precedence over ``names`` and fold
+    whole conditions away at compile time.
+    """
+
+    names: dict[str, Getter] = field(default_factory=dict)
+    functions: dict[str, FunctionSpec] = field(default_factory=dict)
+    constants: dict[str, Any] = field(default_factory=dict)
+
+
+def _extreme(pick: Callable[..., Any]) -> Callable[..., Any]:
+    """``max(a, b, ...)``, and ``max(list)`` over a list; ``max(a)`` is ``a``."""
+
+    def extreme(*values: Any) -> Any:
+        if len(values) > 1:
+            return pick(values)
+        (only,) = values
+        return pick(only) if isinstance(only, (tuple, list)) else only
+
+    return extreme
+
+
+BUILTINS: dict[str, FunctionSpec] = {
+    "max": FunctionSpec(VARIADIC, _extreme(max)),
+    "min": FunctionSpec(VARIADIC, _extreme(min)),
+    "abs": FunctionSpec(1, abs),
+}
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled formula: ``fn(ctx)`` evaluates it; constant ones also carry their ``value``."""
+
+    fn: Getter
+    constant: bool
+    value: Any
+    text: str
+
+
+class _Const:
+    """A folded subexpression during compilation (never seen at run time)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+_Node = Any  # a _Const or a Getter
+
+# Binary operators as tiny closure factories, one per operand shape, so the closure does the
+# operation inline instead of calling operator.xxx. Generated once: 13 operators x 3 shapes.
+_SYMBOLS = ("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in")
+_FOLD: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "%": operator.mod, "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+def _factories(symbol: str) -> tuple[Callable[..., Getter], ...]:
+    source = (
+        f"def both(a, b):\n    return lambda c: a(c) {symbol} b(c)\n"
+        f"def left(k, b):\n    return lambda c: k {symbol} b(c)\n"
+        f"def right(a, k):\n    return lambda c: a(c) {symbol} k\n"
+    )
+    scope: dict[str, Any] = {}
+    exec(source, scope)  # noqa: S102 - fixed operator symbols only, never spec text
+    return scope["both"], scope["left"], scope["right"]
+
+
+_MAKERS = {symbol: _factories(symbol) for symbol in _SYMBOLS}
+
+
+def _and(a: Getter, b: Getter) -> Getter:
+    return lambda c: True if a(c) and b(c) else False
+
+
+def _or(a: Getter, b: Getter) -> Getter:
+    return lambda c: True if a(c) or b(c) else False
+
+
+def _truth(a: Getter) -> Getter:
+    return lambda c: True if a(c) else False
+
+
+def _ifelse(cond: Getter, then: _Node, other: _Node) -> Getter:
+    if isinstance(then, _Const) and isinstance(other, _Const):
+        x, y = then.value, other.value
+        return lambda c: x if cond(c) else y
+    t, o = _getter(then), _getter(other)
+    return lambda c: t(c) if cond(c) else o(c)
+
+
+def _apply(impl: Callable[..., Any], args: list[Getter]) -> Getter:
+    if len(args) == 1:
+        (a,) = args
+        return lambda c: impl(a(c))
+    if len(args) == 2:
+        a, b = args
+        return lambda c: impl(a(c), b(c))
+    if len(args) == 3:
+        a, b, d = args
+        return lambda c: impl(a(c), b(c), d(c))
+    fs = tuple(args)
+    return lambda c: impl(*[f(c) for f in fs])
+
+
+def _getter(node: _Node) -> Getter:
+    if isinstance(node, _Const):
+        value = node.value
+        return lambda c: value
+    return node
+
+
+class _Compiler:
+    """One compilation: the environment, and where to point errors."""
+
+    def __init__(self, env: Env, locate: Locate, path: str, text: str | None) -> None:
+        self.names = env.names
+        self.constants = env.constants
+        self.functions = {**BUILTINS, **env.functions}
+        self.locate = locate
+        self.path = path
+        self.text = text
+
+    def error(self, offset: int, message: str) -> SpecError:
+        if self.text is not None:
+            message = f"{message}\n{show_position(self.text, offset)}"
+        return SpecError([Diagnostic("error", self.locate(offset), self.path, message)])
+
+    def suggest(self, word: str, candidates: list[str]) -> str:
+        if word.lower() in ("true", "false") and word not in ("true", "false"):
+            return f" — write {word.lower()!r}"
+        close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+        return f" — did you mean {close[0]!r}?" if close else ""
+
+    def fold(self, offset: int, fn: Callable[..., Any], *args: Any) -> _Const:
+        try:
+            return _Const(fn(*args))
+        except ZeroDivisionError:
+            raise self.error(offset, "division by zero") from None
+        except (TypeError, ValueError) as exc:
+            raise self.error(offset, f"cannot compute this: {exc}") from None
+
+    def compile(self, expr: Expr) -> _Node:
+        if isinstance(expr, (Num, Bool, Str)):
+            return _Const(expr.value)
+        if isinstance(expr, Name):
+            return self.name(expr)
+        if isinstance(expr, Binary):
+            if expr.op in ("and", "or"):
+                return self.logic(expr)
+            return self.binary(expr)
+        if isinstance(expr, Unary):
+            return self.unary(expr)
+        if isinstance(expr, IfElse):
+            cond = self.compile(expr.cond)
+            then, other = self.compile(expr.then), self.compile(expr.other)
+            if isinstance(cond, _Const):
+                return then if cond.value else other
+            return _ifelse(cond, then, other)
+        if isinstance(expr, ListLit):
+            items = [self.compile(item) for item in expr.items]
+            if all(isinstance(item, _Const) for item in items):
+                return _Const(tuple(item.value for item in items))
+            fs = tuple(_getter(item) for item in items)
+            return lambda c: tuple([f(c) for f in fs])
+        if isinstance(expr, Call):
+            return self.call(expr)
+        raise TypeError(f"not an expression: {expr!r}")
+
+    def name(self, expr: Name) -> _Node:
+        if expr.dotted in self.constants:
+            return _Const(self.constants[expr.dotted])
+        getter = self.names.get(expr.dotted)
+        if getter is not None:
+            return getter
+        if expr.dotted in self.functions:
+            raise self.error(expr.offset, f"{expr.dotted!r} is a function: call it as {expr.dotted}(...)")
+        known = [*self.names, *self.constants]
+        raise self.error(expr.offset, f"unknown name {expr.dotted!r}" + self.suggest(expr.dotted, known))
+
+    def logic(self, expr: Binary) -> _Node:
+        """``and``/``or`` short-circuit and give bools; a constant side decides at compile time."""
+        left, right = self.compile(expr.left), self.compile(expr.right)
+        is_and = expr.op == "and"
+        if isinstance(left, _Const):
+            if bool(left.value) != is_and:  # false and x, true or x
+                return _Const(not is_and)
+            return _Const(bool(right.value)) if isinstance(right, _Const) else _truth(right)
+        if isinstance(right, _Const):
+            if bool(right.value) != is_and:  # x and false, x or true: formulas have no side effects
+                return _Const(not is_and)
+            return _truth(left)
+        return _and(left, right) if is_and else _or(left, right)
+
+    def binary(self, expr: Binary) -> _Node:
+        left, right = self.compile(expr.left), self.compile(expr.right)
+        both, left_const, right_const = _MAKERS[expr.op]
+        if isinstance(left, _Const) and isinstance(right, _Const):
+            return self.fold(expr.offset, _FOLD[expr.op], left.value, right.value)
+        if isinstance(left, _Const):
+            return left_const(left.value, right)
+        if isinstance(right, _Const):
+            if expr.op in ("//", "%") and right.value == 0:
+                raise self.error(expr.offset, "division by zero")
+            return right_const(left, right.value)
+        return both(left, right)
+
+    def unary(self, expr: Unary) -> _Node:
+        operand = self.compile(expr.operand)
+        if expr.op == "not":
+            if isinstance(operand, _Const):
+                return _Const(not operand.value)
+            return lambda c: not operand(c)
+        if isinstance(operand, _Const):
+            return self.fold(expr.offset, operator.neg, operand.value)
+        return lambda c: -operand(c)
+
+    def call(self, expr: Call) -> _Node:
+        spec = self.functions.get(expr.name)
+        if spec is None:
+            if expr.name in self.names or expr.name in self.constants:
+                raise self.error(expr.offset, f"{expr.name!r} is not a function: drop the parentheses")
+            suggestion = self.suggest(expr.name, list(self.functions))
+            raise self.error(expr.offset, f"unknown function {expr.name!r}" + suggestion)
+        count = len(expr.args)
+        if spec.arity == VARIADIC and count == 0:
+            raise self.error(expr.offset, f"{expr.name}() needs at least 1 argument")
+        if spec.arity != VARIADIC and count != spec.arity:
+            plural = "" if spec.arity == 1 else "s"
+            raise self.error(expr.offset,
+                             f"{expr.name}() takes {spec.arity} argument{plural}, got {count}")
+        args = [self.compile(arg) for arg in expr.args]
+        if spec.const_args:
+            return self.const_call(expr, spec, args)
+        if all(isinstance(arg, _Const) for arg in args):
+            return self.fold(expr.offset, spec.impl, *[arg.value for arg in args])
+        return _apply(spec.impl, [_getter(arg) for arg in args])
+
+    def const_call(self, expr: Call, spec: FunctionSpec, args: list[_Node]) -> Getter:
+        """Resolve ``called('truco')`` once: check the argument now, keep only its getter."""
+        for arg, node in zip(expr.args, args):
+            if not isinstance(node, _Const):
+                raise self.error(arg.offset, f"the arguments of {expr.name}() must be constants, "
+                                             f"like {expr.name}('truco')")
+        values = [node.value for node in args]
+        try:
+            return spec.impl(*values)
+        except (KeyError, ValueError) as exc:
+            given = ", ".join(map(repr, values))
+            # a bare dict KeyError carries only the key; a deliberate one carries a sentence
+            known = bool(exc.args) and isinstance(exc.args[0], str) and exc.args[0] not in values
+            detail = exc.args[0] if known else f"unknown argument {given}"
+            at = expr.args[0].offset if expr.args else expr.offset
+            raise self.error(at, f"{expr.name}(): {detail}") from None
+
+
+def compile_expr(expr: Expr, env: Env, locate: Locate, path: str = "$", *,
+                 text: str | None = None) -> Compiled:
+    """Compile ``expr`` against ``env``; ``text`` (its source) adds a caret to error messages."""
+    node = _Compiler(env, locate, path, text).compile(expr)
+    shown = text if text is not None else unparse(expr)
+    if isinstance(node, _Const):
+        return Compiled(_getter(node), True, node.value, shown)
+    return Compiled(node, False, None, shown)
+
+
+def compile_formula(value: object, env: Env, locate: Locate, path: str = "$") -> Compiled:
+    """Parse and compile a formula as YAML gives it (``2``, ``true`` or a text)."""
+    text = value if isinstance(value, str) else None
+    return compile_expr(parse_value(value, locate, path=path), env, locate, path, text=text)

@@ -1,0 +1,267 @@
+"""The intermediate representation: a spec resolved for one choice of table options.
+
+Frozen dataclasses only; every node keeps the span (file:line:col and YAML path) it was
+built from, so the interpreter's compile errors and the checker's findings can point back
+into the YAML. The interpreter sees nothing but these classes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from rulespec.dsl import Expr
+from rulespec.errors import Loc
+
+OptionValue = int | bool | str
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a node was written: its file position and YAML path."""
+
+    loc: Loc | None
+    path: str
+
+    def __str__(self) -> str:
+        return f"{self.loc or '<unknown>'} at {self.path}"
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A parsed DSL expression with the text it came from."""
+
+    expr: Expr
+    text: str
+    span: Span
+    locate: Callable[[int], Loc] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Cited:
+    """The rulebook citation and the designer's note attached to a node."""
+
+    source: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class OptionDecl:
+    name: str
+    values: tuple[OptionValue, ...]
+    default: OptionValue
+    kind: str
+    doc: str | None
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Deck:
+    suits: tuple[str, ...]
+    ranks: tuple[str, ...]
+    points: tuple[tuple[str, int], ...]
+    figures: frozenset[str]
+    hand_size: int
+    cited: Cited
+    span: Span
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """Every card id, rank-major in the order the deck lists them."""
+        return tuple(r + s for r in self.ranks for s in self.suits)
+
+    def point_of(self, rank: str) -> int:
+        return dict(self.points)[rank]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Tiers of card ids, strongest first; cards in one tier tie."""
+
+    tiers: tuple[tuple[str, ...], ...]
+    text: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Trumps:
+    """Cards a turned card lifts above the ranking (manilhas)."""
+
+    kind: str
+    cycle: tuple[str, ...]
+    suit_order: tuple[str, ...]
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class HandValue:
+    name: str
+    formula: Formula
+    holds: Formula | None
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Table:
+    players: int
+    teams: int
+    dealer: str
+    answer: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Outcome:
+    pattern: tuple[str, ...]
+    result: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Tricks:
+    count: int
+    after_tie: str
+    partners_tie: str
+    cover: Formula | None
+    outcomes: tuple[Outcome, ...]
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class StakeCall:
+    name: str
+    worth: Formula
+    declined: Formula
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Stakes:
+    base: Formula
+    calls: tuple[StakeCall, ...]
+    when: Formula
+    raise_by: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class ContestCall:
+    name: str
+    worth: Formula
+    opens: bool
+    after: tuple[str, ...]
+    max: int | None
+    declare: bool
+    asks: bool
+    accept: Formula | None
+    decline: Formula | None
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Count:
+    procedure: str
+    good: Formula
+    announce: Formula
+    tie: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Unraised:
+    mode: str
+    pays: Formula
+    span: Span
+
+
+@dataclass(frozen=True)
+class Contest:
+    name: str
+    value: str
+    window: Formula
+    interrupt: Formula
+    calls: tuple[ContestCall, ...]
+    accept: Formula
+    decline: Formula
+    unraised: Unraised | None
+    count: Count
+    cancels: tuple[str, ...]
+    cited: Cited
+    span: Span
+
+    @property
+    def declares(self) -> bool:
+        """Whether the contest opens with declarations (no lying, no answer)."""
+        return any(c.declare for c in self.calls)
+
+
+@dataclass(frozen=True)
+class Fold:
+    when: Formula
+    pays: Formula
+    pending_contest: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class SpecialHand:
+    name: str
+    when: Formula
+    base: Formula | None
+    forbid_stakes: str | None
+    blind: bool
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Match:
+    target: int
+    end: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A whole variant under one choice of options: what the interpreter compiles."""
+
+    name: str
+    title: str
+    source: str | None
+    file: str
+    options: tuple[OptionDecl, ...]
+    chosen: tuple[tuple[str, OptionValue], ...]
+    deck: Deck
+    ranking: Ranking
+    trumps: Trumps | None
+    values: tuple[HandValue, ...]
+    table: Table
+    tricks: Tricks
+    stakes: Stakes
+    contests: tuple[Contest, ...]
+    fold: Fold
+    special_hands: tuple[SpecialHand, ...]
+    match: Match
+    verbs: tuple[tuple[str, str], ...]
+    disabled_calls: tuple[str, ...] = ()
+    raw: Any = field(compare=False, repr=False, default=None)
+
+    def option(self, name: str) -> OptionValue:
+        return dict(self.chosen)[name]
+
+    def value(self, name: str) -> HandValue:
+        for v in self.values:
+            if v.name == name:
+                return v
+        raise KeyError(name)

@@ -1,0 +1,156 @@
+"""Find a spec by name or path, resolve `extends`, validate, and build it for chosen options."""
+from __future__ import annotations
+
+import difflib
+import itertools
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from rulespec import dsl, formula, schema
+from rulespec.build import Builder, build_options
+from rulespec.errors import Diagnostic, OptionError, SpecError, SpecNotFound
+from rulespec.ir import OptionDecl, OptionValue, Spec
+from rulespec.merge import extend, merge, subtree
+from rulespec.yamlload import Located, format_path, load_yaml_file
+
+def bundled_dir() -> Path:
+    """The folder of the specs shipped with the package."""
+    return Path(str(resources.files("truco_specs")))
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+
+
+def find_spec(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+    """A bundled spec's name, or a path (absolute, or relative to `relative_to` or the cwd)."""
+    text = str(name_or_path)
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / text)
+    candidates.append(Path(text))
+    for c in candidates:
+        if c.suffix in (".yaml", ".yml") and c.is_file():
+            return c.resolve()
+    bundled = bundled_dir() / f"{text}.yaml"
+    if bundled.is_file():
+        return bundled
+    names = bundled_names()
+    hint = difflib.get_close_matches(text, names, n=1)
+    suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+    raise SpecNotFound(f"no spec named {text!r}{suggestion}; bundled specs: {', '.join(names)}")
+
+
+def load_tree(path: Path, seen: tuple[Path, ...] = ()) -> Located:
+    """Load a spec file and merge it over its `extends` chain."""
+    if path in seen:
+        chain = " -> ".join(str(p) for p in seen + (path,))
+        raise SpecError([Diagnostic("error", None, "$.extends", f"extends cycle: {chain}")])
+    tree = load_yaml_file(path)
+    if not isinstance(tree.data, dict):
+        raise SpecError([Diagnostic("error", tree.loc(()), "$", "a spec must be a YAML mapping")])
+    base_name = tree.data.get("extends")
+    if base_name is None:
+        return tree
+    try:
+        base_path = find_spec(str(base_name), relative_to=path.parent)
+    except SpecNotFound as err:
+        raise SpecError([Diagnostic("error", tree.loc(("extends",)), "$.extends", str(err))]) from None
+    return extend(load_tree(base_path, seen + (path,)), tree)
+
+
+@dataclass
+class SpecSource:
+    """A loaded, validated spec file: its options, and its IR under any choice of them."""
+
+    path: Path
+    tree: Located
+    options: tuple[OptionDecl, ...]
+    _built: dict[tuple, Spec] = field(default_factory=dict, repr=False)
+
+    @property
+    def name(self) -> str:
+        return str(self.tree.data.get("name") or self.path.stem)
+
+    def option(self, name: str) -> OptionDecl:
+        for o in self.options:
+            if o.name == name:
+                return o
+        hint = difflib.get_close_matches(name, [o.name for o in self.options], n=1)
+        suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+        offered = ", ".join(o.name for o in self.options) or "none"
+        raise OptionError(f"spec {self.name!r} has no option {name!r}{suggestion}; its options: {offered}")
+
+    def resolve(self, chosen: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
+        """Defaults overlaid with `chosen`, every name and value checked."""
+        out: dict[str, OptionValue] = {o.name: o.default for o in self.options}
+        for name, value in (chosen or {}).items():
+            decl = self.option(name)
+            value = coerce(value, decl)
+            out[name] = value
+        return out
+
+    def combinations(self) -> Iterator[dict[str, OptionValue]]:
+        """Every combination of option values (the checker walks them all)."""
+        names = [o.name for o in self.options]
+        for values in itertools.product(*(o.values for o in self.options)):
+            yield dict(zip(names, values))
+
+    def build(self, chosen: Mapping[str, object] | None = None) -> Spec:
+        options = self.resolve(chosen)
+        key = tuple(sorted(options.items()))
+        if key not in self._built:
+            tree = apply_when(self.tree, options)
+            errors = schema.validate(tree)
+            if errors:
+                raise SpecError(errors)
+            self._built[key] = Builder(tree, options).build(str(self.path), self.options)
+        return self._built[key]
+
+
+def coerce(value: object, decl: OptionDecl) -> OptionValue:
+    """Accept `"30"` for 30 and `"true"` for True (command lines pass strings)."""
+    for allowed in decl.values:
+        if value == allowed and type(value) is type(allowed):
+            return allowed
+        if isinstance(value, str) and str(allowed).lower() == value.lower():
+            return allowed
+    raise OptionError(f"option {decl.name!r} cannot be {value!r}; allowed: {list(decl.values)}")
+
+
+def apply_when(tree: Located, options: Mapping[str, OptionValue]) -> Located:
+    """Merge every `when` entry whose condition holds for these options."""
+    entries = tree.data.get("when") or []
+    env = formula.Env(constants={f"options.{k}": v for k, v in options.items()})
+    for i, entry in enumerate(entries):
+        path = ("when", i, "if")
+        locate = (lambda off, path=path: tree.locate_in(path, off))
+        expr = dsl.parse_value(entry["if"], locate, path=format_path(path))
+        if formula.compile_expr(expr, env, locate, format_path(path)).fn(None):
+            tree = merge(tree, subtree(tree, ("when", i, "set")))
+    return tree
+
+
+_SOURCES: dict[Path, tuple[float, SpecSource]] = {}
+
+
+def open_spec(name_or_path: str | Path) -> SpecSource:
+    """Load and validate a spec file (cached until the file changes)."""
+    path = find_spec(name_or_path)
+    mtime = path.stat().st_mtime
+    cached = _SOURCES.get(path)
+    if cached and cached[0] == mtime:
+        return cached[1]
+    tree = load_tree(path)
+    errors = schema.validate(tree)
+    if errors:
+        raise SpecError(errors)
+    source = SpecSource(path, tree, build_options(tree))
+    _SOURCES[path] = (mtime, source)
+    return source
+
+
+def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Spec:
+    return open_spec(name_or_path).build(options)

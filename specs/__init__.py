@@ -1,0 +1,1 @@
+"""The bundled specs, one YAML file per variant (shipped as package data)."""
