@@ -67,6 +67,7 @@ PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
     "pending_step": lambda c: c.st.pending.step if c.st.pending is not None and c.st.pending.contest is None else 0,
     "stake_level": lambda c: c.st.stake_level,
     "stake_calls": lambda c: c.st.stake_calls,
+    "calls_made": lambda c: len(c.st.called_log),
     "stake": lambda c: c.st.worth,
     "is_mano": lambda c: c.seat == c.st.mano,
     "is_pie": lambda c: c.st.game.is_pie(c.st.mano, c.seat),
@@ -92,7 +93,7 @@ PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
 }
 
 
-def play_env(options: dict[str, OptionValue], call_names: set[str]) -> Env:
+def play_env(options: dict[str, OptionValue], call_names: set[str], contests: dict[str, int]) -> Env:
     """The environment for conditions and payoffs; option values fold to constants."""
     constants = {f"options.{k}": v for k, v in options.items()}
 
@@ -109,8 +110,15 @@ def play_env(options: dict[str, OptionValue], call_names: set[str]) -> Env:
         name = known(name)
         return lambda c: name in c.st.accepted
 
+    def idle(name: str) -> Callable[[Ctx], bool]:
+        if name not in contests:
+            raise KeyError(f"no contest named {name!r}; contests: {', '.join(sorted(contests)) or 'none'}")
+        index = contests[name]
+        return lambda c: c.st.contests[index].status == 0
+
     functions = {
         "called": FunctionSpec(1, called, True),
         "accepted": FunctionSpec(1, accepted, True),
+        "idle": FunctionSpec(1, idle, True),
     }
     return Env(names=dict(PLAY_NAMES), functions=functions, constants=constants)

@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from rulespec.errors import SpecError
+from rulespec.errors import Diagnostic, SpecError
 from rulespec.formula import compile_expr
 from rulespec.ir import Contest, ContestCall, Formula, Spec
 from rulespec.load import open_spec
 
 from interpreter.context import Ctx, play_env
-from interpreter.tables import Cards, HandValues, hand_values, outcome_table, strengths
+from interpreter.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, strengths
+
+if TYPE_CHECKING:
+    from interpreter.state import State
 
 Fn = Callable[[Ctx], Any]
 
@@ -75,14 +78,17 @@ class Game:
 
         stake_names = [c.name for c in spec.stakes.calls]
         contest_names = [c.name for cont in spec.contests for c in cont.calls]
+        annul_names = [a.name for a in spec.annulments]
+        signal_verb = [spec.signals.verb] if spec.signals else []
         self.call_names = set(stake_names) | set(contest_names)
-        self._check_unique(stake_names + contest_names)
-        env = play_env(self.options, self.call_names)
+        self._check_unique(stake_names + contest_names + annul_names + signal_verb)
+        env = play_env(self.options, self.call_names, {c.name: i for i, c in enumerate(spec.contests)})
 
         def compile_(f: Formula) -> Fn:
             return compile_expr(f.expr, env, f.locate, f.span.path).fn
 
         self.cover = compile_(spec.tricks.cover) if spec.tricks.cover else None
+        self.cover_counts = spec.tricks.cover_counts
         self.stake_names = tuple(stake_names)
         self.stake_base = compile_(spec.stakes.base)
         self.stake_worth = tuple(compile_(c.worth) for c in spec.stakes.calls)
@@ -96,15 +102,20 @@ class Game:
         self.fold_declines = spec.fold.pending_contest == "declined"
         self.special = tuple(
             (h, compile_(h.when), compile_(h.base) if h.base else None) for h in spec.special_hands)
+        self.annulments = tuple((a.name, hand_formula(spec, self.cards, a.holds), compile_(a.when), a.dealer)
+                                for a in spec.annulments)
+        self.signals = spec.signals
         self.aliases = dict(spec.verbs)
         self.actions = self._vocabulary()
         self.action_index = {a: i for i, a in enumerate(self.actions)}
 
     def _check_unique(self, names: Sequence[str]) -> None:
+        """Verbs name actions, so two mechanisms may not share one."""
         seen: set[str] = set()
         for n in names:
             if n in seen or n in COMMON_VERBS or n in ("play", "cover"):
-                raise SpecError([_diag(self.spec, f"call name {n!r} is used twice or clashes with a verb")])
+                raise SpecError([Diagnostic("error", self.spec.stakes.span.loc, "$",
+                                            f"the verb {n!r} is defined twice or clashes with a common verb")])
             seen.add(n)
 
     def _vocabulary(self) -> tuple[str, ...]:
@@ -116,6 +127,7 @@ class Game:
             acts += [f"cover {c}" for c in cards]
         acts += list(self.stake_names)
         acts += [c for cont in self.contests for c in cont.calls]
+        acts += [name for name, *_ in self.annulments]
         acts += list(COMMON_VERBS)
         return tuple(acts)
 
@@ -153,11 +165,6 @@ class Game:
         return f"Game({self.name!r}, {opts})"
 
 
-def _diag(spec: Spec, message: str):  # noqa: ANN202 - tiny helper
-    from rulespec.errors import Diagnostic
-    return Diagnostic("error", None, "$", message)
-
-
 _GAMES: dict[tuple, Game] = {}
 
 
@@ -171,6 +178,3 @@ def load_game(name_or_path: str, options: Mapping[str, object] | None = None, **
         game = _GAMES[key] = Game(source.build(chosen))
     return game
 
-
-if False:  # pragma: no cover - typing only
-    from interpreter.state import State  # noqa: F401

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 _PLAIN = ("seed", "score", "dealer", "hand_number", "match_over", "winner", "hand_over", "mano", "turn",
           "leader", "trick_no", "played", "stake_level", "worth", "base_worth", "stake_owner", "stake_calls",
-          "turned", "blind", "forbid", "special", "results")
+          "turned", "blind", "forbid", "special", "results", "called_log", "redeal_same")
 
 
 def clone(st: State) -> State:

@@ -99,7 +99,9 @@ class State:
         self.contests = [ContestState() for _ in self.game.contests]
         self.count: Count | None = None
         self.called: set[str] = set()
+        self.called_log: list[str] = []
         self.accepted: set[str] = set()
+        self.redeal_same = False
         self.blind = False
         self.forbid: str | None = None
         self.special: list[str] = []
@@ -129,7 +131,8 @@ class State:
         if not self.hand_over:
             raise IllegalAction("next_hand", "the hand is still being played")
         n = self.game.num_players
-        self.dealer = (self.dealer + (1 if self.game.spec.table.dealer == "next" else n - 1)) % n
+        if not self.redeal_same:
+            self.dealer = (self.dealer + (1 if self.game.spec.table.dealer == "next" else n - 1)) % n
         if deal is not None:
             self.script.insert(0, deal)
         self._deal()
@@ -235,6 +238,9 @@ class State:
             acts.append(("call", g.stake_names[self.stake_level]))
         for cont in g.contests:
             acts += self._contest_calls(seat, cont, ctx, answering=None)
+        for name, holds, when, _ in g.annulments:
+            if holds(self.dealt[seat]) and when(ctx):
+                acts.append(("annul", name))
         if g.fold_when(ctx):
             acts.append(("fold", None))
         return acts
@@ -351,8 +357,10 @@ class State:
             return f"play @{arg + 1}"
         if verb == "cover":
             return f"cover {ids[arg]}"
-        if verb == "call":
+        if verb in ("call", "annul"):
             return arg
+        if verb == "signal":
+            return f"{self.game.signals.verb} {arg}"
         return verb
 
     def _parse(self, action: str | int) -> Action:
@@ -376,8 +384,15 @@ class State:
             if arg not in g.cards.index:
                 raise IllegalAction(action, f"{arg!r} is not a card of this deck")
             return (verb, g.cards.index[arg])
+        signals = g.signals
+        if signals is not None and verb == signals.verb:
+            if arg not in signals.names:
+                raise IllegalAction(action, f"{verb} needs one of: {', '.join(signals.names)}")
+            return ("signal", arg)
         if arg is not None:
             raise IllegalAction(action, f"{verb!r} takes no argument")
+        if any(verb == name for name, *_ in g.annulments):
+            return ("annul", verb)
         if verb in g.call_names:
             return ("call", verb)
         if verb in ("accept", "decline", "fold", "announce", "good"):
@@ -421,6 +436,8 @@ class State:
         assert actor is not None
         if not 0 <= actor < self.game.num_players:
             raise IllegalAction(str(action), f"there is no seat {actor}")
+        if act[0] == "signal":
+            return actor, act            # a sign to the partners: any seat, any time in a hand
         if act[0] == "play" and self.blind and act[1] in self.hands[actor]:
             act = ("play_pos", self.dealt[actor].index(act[1]))
         if act in self._acts(actor):
@@ -458,11 +475,16 @@ class State:
             self._announce(actor)
         elif verb == "good":
             self._good(actor)
+        elif verb == "annul":
+            self._annul(actor, arg)
         self._settle_declarations()
 
     def _log(self, seat: int, act: Action) -> None:
         verb, arg = act
         event: dict[str, Any] = {"type": "action", "seat": seat, "action": self._to_string(act)}
+        if verb == "signal" and self.game.signals is not None and self.game.signals.to == "partners":
+            team = self.game.team_of[seat]
+            event["seats"] = [s for s, t in enumerate(self.game.team_of) if t == team]
         if verb == "cover":
             event["action"] = "cover"
             self.events.append({**event, "card": self.game.cards.ids[arg], "only": seat})
@@ -484,7 +506,7 @@ class State:
     def _end_trick(self) -> None:
         g = self.game
         strength = self.strength
-        shown = [(s, c) for s, c, cov in self.trick if not cov]
+        shown = [(s, c) for s, c, cov in self.trick if not cov or g.cover_counts]
         winner_seat: int | None = None
         if shown:
             best = max(strength[c] for _, c in shown)
@@ -522,7 +544,7 @@ class State:
             self._accept_stake(p, team)
         step = self.stake_level + 1
         self.stake_calls += 1
-        self.called.add(name)
+        self._called(name)
         answerer = g.next_opponent(seat)
         self.pending = Pending(name, seat, answerer, g.team_of[answerer], None, step)
 
@@ -540,7 +562,7 @@ class State:
         if cs.status == IDLE:
             cs.status = ACTIVE
             self._cancel(cont)
-        self.called.add(name)
+        self._called(name)
         cs.chain.append((name, seat))
         if cont.declares and seat not in cs.declared:
             cs.declared.append(seat)
@@ -557,6 +579,17 @@ class State:
             self.accepted.add(p.call)                    # a raise accepts what it answers
         answerer = g.next_opponent(seat)
         self.pending = Pending(name, seat, answerer, g.team_of[answerer], cont.index)
+
+    def _called(self, name: str) -> None:
+        self.called.add(name)
+        self.called_log.append(name)
+
+    def _annul(self, seat: int, name: str) -> None:
+        """The holder annuls the deal: nobody scores, and the cards are dealt again."""
+        dealer = next(d for n, _, _, d in self.game.annulments if n == name)
+        self.redeal_same = dealer == "same"
+        self.hand_over = True
+        self.events.append({"type": "annulled", "seat": seat, "by": name})
 
     def _ask_holders(self, cont: "CompiledContest", name: str, seat: int) -> None:
         """A declaration that asks: the next opponent who also holds the value must answer now."""
@@ -730,7 +763,7 @@ class State:
 
     def _pay_facts(self, cont: "CompiledContest", team: int, caller_team: int) -> Pay:
         cs = self.contests[cont.index]
-        worths = [int(cont.worth[c](Ctx(self, s, self.game.team_of[s]))) for c, s in cs.chain]
+        worths = [int(cont.worth[c](Ctx(self, s, team))) for c, s in cs.chain]
         team_of = self.game.team_of
         return Pay(total=sum(worths), total_but_last=sum(worths[:-1]), calls=len(worths),
                    last=worths[-1] if worths else 0, declared=len(cs.declared),

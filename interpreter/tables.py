@@ -64,6 +64,12 @@ def _hand_env(cards: Cards, options: dict[str, Any]) -> Env:
     def suited(n: int) -> Callable[[Sequence[int]], bool]:
         return lambda hand: any(len(g) >= n for g in by_suit(hand).values())
 
+    def rank_count(rank: object) -> Callable[[Sequence[int]], int]:
+        wanted = str(rank)
+        if wanted not in cards.rank:
+            raise ValueError(f"{wanted!r} is not a rank of the deck")
+        return lambda hand: sum(1 for c in hand if cards.rank[c] == wanted)
+
     def best_suited(n: int) -> Callable[[Sequence[int]], int]:
         def best(hand: Sequence[int]) -> int:
             sums = [sum(sorted(g, reverse=True)[:n]) for g in by_suit(hand).values() if len(g) >= n]
@@ -79,6 +85,7 @@ def _hand_env(cards: Cards, options: dict[str, Any]) -> Env:
     return Env(names=names, constants=constants, functions={
         "suited": FunctionSpec(1, suited, True),
         "best_suited": FunctionSpec(1, best_suited, True),
+        "rank_count": FunctionSpec(1, rank_count, True),
     })
 
 
@@ -104,6 +111,11 @@ class HandValues:
         """Compute every hand at once (analysis and the bench want the full table)."""
         for hand in itertools.combinations(range(n_cards), size):
             self(hand)
+
+
+def hand_formula(spec: Spec, cards: Cards, f: Formula) -> Callable[[Any], Any]:
+    """A formula over a hand (a tuple of card codes), such as an annulment's condition."""
+    return _compile(f, _hand_env(cards, dict(spec.chosen)))
 
 
 def hand_values(spec: Spec, cards: Cards) -> dict[str, HandValues]:

@@ -18,6 +18,8 @@ def visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[
     for e in events:
         if "only" in e and e["only"] != seat:
             continue
+        if "team" in e and e.get("type") == "action" and (seat is None or seat % 2 != e["team"]):
+            continue
         if "except" in e and e["except"] == seat:
             continue
         out.append({k: v for k, v in e.items() if k not in ("only", "except")})

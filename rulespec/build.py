@@ -6,14 +6,15 @@ every problem of a spec in one run.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from rulespec import dsl, formula
 from rulespec.errors import Diagnostic, Loc, SpecError
 from rulespec.ir import (
-    Cited, Contest, ContestCall, Count, Deck, Fold, Formula, HandValue, Match, OptionDecl,
+    Annulment, Cited, Contest, ContestCall, Count, Deck, Fold, Formula, HandValue, Match, OptionDecl,
     OptionValue, Outcome, Ranking, Span, SpecialHand, Spec, StakeCall, Stakes, Table, Tricks,
-    Trumps, Unraised,
+    Signals, Trumps, Unraised,
 )
 from rulespec.yamlload import Located, format_path
 
@@ -110,6 +111,8 @@ class Builder:
             contests=self.contests(),
             fold=self.fold(),
             special_hands=self.special_hands(),
+            annulments=self.annulments(),
+            signals=self.signals(),
             match=self.match(),
             verbs=tuple((str(k), str(v)) for k, v in (self.get(("verbs",)) or {}).items()),
             disabled_calls=tuple(self.disabled),
@@ -123,12 +126,13 @@ class Builder:
         p: Path = ("deck",)
         suits = tuple(str(s) for s in self.get(p + ("suits",), []))
         ranks = tuple(str(r) for r in self.get(p + ("ranks",), []))
-        points_raw = self.get(p + ("points",), {}) or {}
+        points_raw = self.get(p + ("points",))
         points = []
         for r in ranks:
-            if r not in points_raw:
+            if points_raw is not None and r not in points_raw:
                 self.error(p + ("points",), f"rank {r!r} has no point value")
-            points.append((r, int(points_raw.get(r, 0))))
+            points.append((r, int((points_raw or {}).get(r, 0))))
+        points_raw = points_raw or {}
         for r in points_raw:
             if r not in ranks:
                 self.error(p + ("points", r), f"{r!r} is not a rank of the deck {list(ranks)}")
@@ -224,7 +228,8 @@ class Builder:
             outcomes.append(Outcome(tuple(parsed), str(result), self.span(op)))
         return Tricks(int(self.get(p + ("count",), 3)), str(self.get(p + ("after_tie",), "same_leader")),
                       str(self.get(p + ("partners_tie",), "team_wins")),
-                      self.optional_formula(p + ("cover", "when")), tuple(outcomes),
+                      self.optional_formula(p + ("cover", "when")), bool(self.get(p + ("cover", "counts"), False)),
+                      tuple(outcomes),
                       self.cited(p), self.span(p))
 
     def stakes(self) -> Stakes:
@@ -261,10 +266,13 @@ class Builder:
                     self.optional_formula(cp + ("accept",)), self.optional_formula(cp + ("decline",)),
                     self.cited(cp), self.span(cp)))
             names = {c.name for c in calls}
-            for c in calls:
+            written = set(node.get("calls") or {})
+            for i, c in enumerate(calls):
                 for a in c.after:
-                    if a not in names:
+                    if a not in written:
                         self.error(p + ("calls", c.name, "after"), f"{a!r} is not a call of contest {name!r}")
+                # a call switched off by the options cannot be answered
+                calls[i] = replace(c, after=tuple(a for a in c.after if a in names))
             up = p + ("unraised",)
             unraised = None
             if self.get(up) is not None:
@@ -301,6 +309,25 @@ class Builder:
                                    node.get("forbid_stakes"), bool(node.get("blind", False)),
                                    self.cited(p), self.span(p)))
         return tuple(out)
+
+    def annulments(self) -> tuple[Annulment, ...]:
+        out = []
+        for name, node in (self.get(("annul",)) or {}).items():
+            p: Path = ("annul", name)
+            if self.enabled(p):
+                out.append(Annulment(name, self.formula(p + ("holds",)), self.formula(p + ("when",), True),
+                                     str(node.get("dealer", "same")), self.cited(p), self.span(p)))
+            else:
+                self.disabled.append(name)
+        return tuple(out)
+
+    def signals(self) -> Signals | None:
+        p: Path = ("signals",)
+        node = self.get(p)
+        if node is None:
+            return None
+        return Signals(str(node.get("verb", "signal")), tuple(str(n) for n in node.get("names", [])),
+                       str(node.get("to", "table")), self.cited(p), self.span(p))
 
     def match(self) -> Match:
         p: Path = ("match",)

@@ -127,6 +127,7 @@ class Tricks:
     after_tie: str
     partners_tie: str
     cover: Formula | None
+    cover_counts: bool
     outcomes: tuple[Outcome, ...]
     cited: Cited
     span: Span
@@ -225,6 +226,29 @@ class SpecialHand:
 
 
 @dataclass(frozen=True)
+class Annulment:
+    """A hand that its holder may annul (maldón): nobody scores and the cards are dealt again."""
+
+    name: str
+    holds: Formula
+    when: Formula
+    dealer: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Signs to one's partners (señas): free actions with no effect on the rules."""
+
+    verb: str
+    names: tuple[str, ...]
+    to: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
 class Match:
     target: int
     end: str
@@ -252,6 +276,8 @@ class Spec:
     contests: tuple[Contest, ...]
     fold: Fold
     special_hands: tuple[SpecialHand, ...]
+    annulments: tuple[Annulment, ...]
+    signals: Signals | None
     match: Match
     verbs: tuple[tuple[str, str], ...]
     disabled_calls: tuple[str, ...] = ()

@@ -121,15 +121,15 @@ def coerce(value: object, decl: OptionDecl) -> OptionValue:
 
 
 def apply_when(tree: Located, options: Mapping[str, OptionValue]) -> Located:
-    """Merge every `when` entry whose condition holds for these options."""
-    entries = tree.data.get("when") or []
+    """Merge every `when` entry whose condition holds for these options, in order."""
+    entries = tree.data.get("when") or {}
     env = formula.Env(constants={f"options.{k}": v for k, v in options.items()})
-    for i, entry in enumerate(entries):
-        path = ("when", i, "if")
+    for name in entries:
+        path = ("when", name, "if")
         locate = (lambda off, path=path: tree.locate_in(path, off))
-        expr = dsl.parse_value(entry["if"], locate, path=format_path(path))
+        expr = dsl.parse_value(entries[name]["if"], locate, path=format_path(path))
         if formula.compile_expr(expr, env, locate, format_path(path)).fn(None):
-            tree = merge(tree, subtree(tree, ("when", i, "set")))
+            tree = merge(tree, subtree(tree, ("when", name, "set")))
     return tree
 
 

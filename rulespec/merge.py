@@ -64,7 +64,7 @@ def merge(base: Located, over: Located) -> Located:
 
 
 def _merge(base: Located, over: Located, b: Any, o: Any, path: NodePath, out: _Builder) -> Any:
-    if not (isinstance(b, dict) and isinstance(o, dict)):
+    if not (isinstance(b, dict) and isinstance(o, dict)) or path in over.replaces:
         return out.copy(over, o, path, path)
     out.node(base if path in base.locs else over, path, path)
     result: dict[str, Any] = {}
@@ -130,7 +130,9 @@ def subtree(located: Located, path: NodePath) -> Located:
     out = _Builder()
     data = out.copy(located, _get(located.data, path), path, ())
     out.key(located, path, ())
-    return out.located(data)
+    n = len(path)
+    replaces = frozenset(p[n:] for p in located.replaces if p[:n] == path)
+    return Located(data, out.locs, out.texts, out.key_locs, replaces)
 
 
 def graft(located: Located, path: NodePath, sub: Located) -> Located:

@@ -78,6 +78,7 @@ class Located:
     locs: dict[NodePath, Loc]
     texts: dict[NodePath, ScalarText] = field(default_factory=dict)
     key_locs: dict[NodePath, Loc] = field(default_factory=dict)
+    replaces: frozenset[NodePath] = frozenset()
 
     def loc(self, path: NodePath) -> Loc | None:
         """The Loc of the deepest prefix of `path` that exists (None if nothing is known)."""
@@ -112,6 +113,7 @@ _FLOAT = re.compile(
 )
 
 _TAG = "tag:yaml.org,2002:"
+REPLACE_TAG = "!replace"
 
 
 class SpecLoader(yaml.SafeLoader):
@@ -157,6 +159,7 @@ class _Walk:
         self.locs: dict[NodePath, Loc] = {}
         self.texts: dict[NodePath, ScalarText] = {}
         self.key_locs: dict[NodePath, Loc] = {}
+        self.replaces: set[NodePath] = set()
 
     def loc(self, node: Node) -> Loc:
         return Loc(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
@@ -175,7 +178,9 @@ class _Walk:
         return self.scalar(node, path)
 
     def mapping(self, node: MappingNode, path: NodePath) -> dict[str, Any]:
-        if node.tag != _TAG + "map":
+        if node.tag == REPLACE_TAG:
+            self.replaces.add(path)          # merged over a base, it replaces instead of merging
+        elif node.tag != _TAG + "map":
             raise self.fail(node, path, f"unsupported tag {node.tag!r} on a mapping")
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -406,7 +411,7 @@ def load_yaml(text: str, filename: str) -> Located:
     if root is None:
         return Located(None, {(): Loc(filename, 1, 1)})
     data = walk.node(root, ())
-    return Located(data, walk.locs, walk.texts, walk.key_locs)
+    return Located(data, walk.locs, walk.texts, walk.key_locs, frozenset(walk.replaces))
 
 
 def _compose(text: str, filename: str) -> Node | None:
