@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from typing import Sequence
@@ -9,6 +10,11 @@ from typing import Sequence
 from rich.console import Console
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
+
+
+# Modules that add their own subcommands: each has `add_parser(subparsers)` which registers
+# a parser whose `run(args, console) -> int` default does the work.
+EXTENSIONS: tuple[str, ...] = ()
 
 
 def _options(pairs: Sequence[str]) -> dict[str, str]:
@@ -105,6 +111,9 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("schema", help="print the JSON Schema of the spec language")
     p.set_defaults(run=cmd_schema)
+
+    for module in EXTENSIONS:
+        importlib.import_module(module).add_parser(sub)
     return ap
 
 

@@ -106,6 +106,8 @@ class Game:
                                 for a in spec.annulments)
         self.signals = spec.signals
         self.aliases = dict(spec.verbs)
+        self.verbs = frozenset(self.call_names | set(annul_names) | set(signal_verb) | set(COMMON_VERBS)
+                               | {"play", "cover"} | set(spec.disabled_calls))
         self.actions = self._vocabulary()
         self.action_index = {a: i for i, a in enumerate(self.actions)}
 

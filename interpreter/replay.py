@@ -312,7 +312,7 @@ def _parse_action(cf: CaseFile, game: Game, text: Any, p: tuple[str | int, ...])
         raise cf.fail(p, f"there is no seat {seat} at a table of {game.num_players}")
     verb = words[1].split()[0]
     verb = game.aliases.get(verb, verb)
-    if verb not in game.call_names and verb not in game.spec.disabled_calls and verb not in ("play", "cover", "accept", "decline", "fold", "announce", "good"):
+    if verb not in game.verbs:
         raise cf.fail(p, f"spec {game.name} has no verb {verb!r}")
     return seat, words[1]
 
