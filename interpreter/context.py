@@ -110,6 +110,10 @@ def play_env(options: dict[str, OptionValue], call_names: set[str], contests: di
         name = known(name)
         return lambda c: name in c.st.accepted
 
+    def in_chain(name: str) -> Callable[[Ctx], int]:
+        name = known(name)
+        return lambda c: sum(1 for cs in c.st.contests for call, _ in cs.chain if call == name)
+
     def idle(name: str) -> Callable[[Ctx], bool]:
         if name not in contests:
             raise KeyError(f"no contest named {name!r}; contests: {', '.join(sorted(contests)) or 'none'}")
@@ -120,5 +124,6 @@ def play_env(options: dict[str, OptionValue], call_names: set[str], contests: di
         "called": FunctionSpec(1, called, True),
         "accepted": FunctionSpec(1, accepted, True),
         "idle": FunctionSpec(1, idle, True),
+        "in_chain": FunctionSpec(1, in_chain, True),
     }
     return Env(names=dict(PLAY_NAMES), functions=functions, constants=constants)

@@ -42,6 +42,7 @@ class CompiledContest:
         self.decline = compile_(ir.decline)
         self.calls: dict[str, ContestCall] = {c.name: c for c in ir.calls}
         self.worth = {c.name: compile_(c.worth) for c in ir.calls}
+        self.allowed = {c.name: compile_(c.allowed) for c in ir.calls}
         self.call_accept = {c.name: compile_(c.accept) for c in ir.calls if c.accept is not None}
         self.call_decline = {c.name: compile_(c.decline) for c in ir.calls if c.decline is not None}
         self.unraised_pays = compile_(ir.unraised.pays) if ir.unraised else None

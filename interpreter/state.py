@@ -307,7 +307,7 @@ class State:
             for name, call in cont.calls.items():
                 counter = name == last and call.declare       # answering a declaration with one's own
                 if (counter or last in call.after) and (call.max is None or used.count(name) < call.max) \
-                        and (not cont.declares or holds):
+                        and (not cont.declares or holds) and cont.allowed[name](ctx):
                     out.append(("call", name))
             return out
         if answering is not None:
@@ -320,7 +320,7 @@ class State:
             return []
         if cs.status == IDLE:
             for name in cont.openers:
-                if not cont.calls[name].declare or holds:
+                if (not cont.calls[name].declare or holds) and cont.allowed[name](ctx):
                     out.append(("call", name))
             return out
         if not cont.declares or not holds or seat in cs.declared or self._contest_pending(cont):
@@ -331,7 +331,7 @@ class State:
             if call.declare and name in cont.openers:
                 out.append(("call", name))
             elif last in call.after and self.game.team_of[last_seat] != self.game.team_of[seat] \
-                    and (call.max is None or used.count(name) < call.max):
+                    and (call.max is None or used.count(name) < call.max) and cont.allowed[name](ctx):
                 out.append(("call", name))
         return out
 

@@ -262,7 +262,7 @@ class Builder:
                 calls.append(ContestCall(
                     cname, self.formula(cp + ("worth",), 0), bool(self.get(cp + ("opens",), not after)),
                     after, int(mx) if mx is not None else None, bool(self.get(cp + ("declare",), False)),
-                    bool(self.get(cp + ("asks",), False)),
+                    bool(self.get(cp + ("asks",), False)), self.formula(cp + ("allowed",), True),
                     self.optional_formula(cp + ("accept",)), self.optional_formula(cp + ("decline",)),
                     self.cited(cp), self.span(cp)))
             names = {c.name for c in calls}

@@ -161,6 +161,7 @@ class ContestCall:
     max: int | None
     declare: bool
     asks: bool
+    allowed: Formula
     accept: Formula | None
     decline: Formula | None
     cited: Cited
