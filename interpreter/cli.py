@@ -8,6 +8,7 @@ import sys
 from typing import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 
@@ -45,14 +46,14 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps(report.as_dict(), indent=2))
         return report.exit_code
     for err in report.invalid:
-        console.print(f"[bold red]INVALID[/] {err.where}: {err.message}", highlight=False)
+        console.print(f"[bold red]INVALID[/] {escape(err.where)}: {escape(err.message)}", highlight=False)
     for case in report.cases:
         if case.passed:
             if not args.quiet:
-                console.print(f"[green]pass[/] {case.file} :: {case.name}", highlight=False)
+                console.print(f"[green]pass[/] {escape(case.file)} :: {escape(case.name)}", highlight=False)
         else:
-            console.print(f"[bold red]FAIL[/] {case.file} :: {case.name}: step {case.step}: {case.message}",
-                          highlight=False)
+            console.print(f"[bold red]FAIL[/] {escape(case.file)} :: {escape(case.name)}: "
+                          f"step {case.step}: {escape(str(case.message))}", highlight=False)
     tail = f", {len(report.invalid)} invalid files" if report.invalid else ""
     console.print(f"{report.passed} passed, {report.failed} failed{tail}", highlight=False)
     return report.exit_code
@@ -119,18 +120,18 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    console = Console(stderr=False)
+    console = Console(soft_wrap=True)    # a located message stays on one line, whatever the width
     try:
         return int(args.run(args, console))
     except SpecError as err:
         for d in err.diagnostics:
-            console.print(f"[bold red]{d.severity}[/] {d}", highlight=False)
+            console.print(f"[bold red]{d.severity}[/] {escape(str(d))}", highlight=False)
         return 2
     except (SpecNotFound, OptionError) as err:
-        console.print(f"[bold red]error[/] {err}", highlight=False)
+        console.print(f"[bold red]error[/] {escape(str(err))}", highlight=False)
         return 2
     except TrucoError as err:
-        console.print(f"[bold red]error[/] {err}", highlight=False)
+        console.print(f"[bold red]error[/] {escape(str(err))}", highlight=False)
         return 1
 
 

@@ -109,8 +109,8 @@ class CaseFile:
         except SpecError as err:
             d = err.diagnostics[0]
             raise InvalidCase(str(d.loc or path), d.message) from None
-        except OSError as err:
-            raise InvalidCase(str(path), f"cannot read: {err.strerror}") from None
+        except (TrucoError, OSError) as err:
+            raise InvalidCase(str(path), f"cannot read the file: {err}") from None
         self.data = self.tree.data
 
     def where(self, *path: str | int) -> str:
@@ -214,9 +214,8 @@ def _prepare(cf: CaseFile, game: Game, case: dict[str, Any], p: tuple[str | int,
     vira = case.get("vira")
     turned = None
     if vira is not None:
-        turned = game.cards.index[_cards(cf, game, [vira], p + ("vira",))[0]] if game.turns_card else None
-        if not game.turns_card:
-            _cards(cf, game, [vira], p + ("vira",))
+        card = game.cards.index[_cards(cf, game, [vira], p + ("vira",))[0]]
+        turned = card if game.turns_card else None      # a vira is only a remark where none is turned
     checks = []
     for key in FACTS:
         if key in case:
@@ -262,11 +261,9 @@ def _fact_order(cf: CaseFile, game: Game, node: Any, p: tuple[str | int, ...], k
         if len(cards) != 2 or cards[0] == cards[1]:
             raise cf.fail(p + (i,), "each pair names two different cards")
         pairs.append((game.cards.index[cards[0]], game.cards.index[cards[1]]))
-    strength = game.strength[turned] if game.turns_card and turned is not None else None
-    if game.turns_card and strength is None:
+    if game.turns_card and turned is None:
         raise cf.fail(p, f"spec {game.name} turns a card: give the case a vira")
-    assert strength is not None or not game.turns_card
-    row = strength if strength is not None else game.strength[None]
+    row = game.strength[turned]
 
     def check() -> None:
         for a, b in pairs:

@@ -105,6 +105,7 @@ class State:
         self.blind = False
         self.forbid: str | None = None
         self.special: list[str] = []
+        self._legal: tuple[int, list[Action]] | None = None     # (seat, its legal actions) until a change
 
     @classmethod
     def start(cls, game: "Game", seed: int | None, dealer: int | None,
@@ -218,7 +219,16 @@ class State:
     # -- legal actions ----------------------------------------------------------------
 
     def _acts(self, seat: int) -> list[Action]:
-        """Every legal action of `seat`, in vocabulary order."""
+        """Every legal action of `seat`, in vocabulary order; remembered until the state changes,
+        so checking the action a bot picked from `legal_actions` costs nothing more."""
+        memo = self._legal
+        if memo is not None and memo[0] == seat:
+            return memo[1]
+        acts = self._find_acts(seat)
+        self._legal = (seat, acts)
+        return acts
+
+    def _find_acts(self, seat: int) -> list[Action]:
         g = self.game
         if self.hand_over or not 0 <= seat < g.num_players:
             return []
@@ -349,6 +359,9 @@ class State:
     # -- action strings and ids -------------------------------------------------------
 
     def _to_string(self, act: Action) -> str:
+        text = self.game.action_text.get(act)
+        if text is not None:
+            return text
         verb, arg = act
         ids = self.game.cards.ids
         if verb == "play":
@@ -369,6 +382,9 @@ class State:
             if not 0 <= action < len(g.actions):
                 raise IllegalAction(str(action), f"no action has the id {action} (ids run 0..{len(g.actions) - 1})")
             action = g.actions[action]
+        act = g.parsed.get(action) if isinstance(action, str) else None
+        if act is not None:
+            return act
         words = str(action).split()
         if not words:
             raise IllegalAction(str(action), "empty action")
@@ -454,6 +470,7 @@ class State:
     def apply(self, action: str | int, seat: int | None = None) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
         actor, act = self._resolve(action, seat)
+        self._legal = None
         verb, arg = act
         self._log(actor, act)
         if verb in ("play", "cover"):
@@ -667,8 +684,9 @@ class State:
         g = self.game
         other = 1 - g.team_of[seat]
         p = self.pending
-        if p is not None and p.contest is not None and g.fold_declines:
-            self._pay_declined(p)
+        asked = p is not None and p.contest is not None and g.contests[p.contest].calls[p.call].declare
+        if p is not None and p.contest is not None and g.fold_declines and not asked:
+            self._pay_declined(p)     # an unanswered declaration instead stands, settled with the hand
             if self.match_over:
                 return
         self.pending = self.suspended = None

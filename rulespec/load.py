@@ -45,10 +45,10 @@ def find_spec(name_or_path: str | Path, relative_to: Path | None = None) -> Path
 
 def load_tree(path: Path, seen: tuple[Path, ...] = ()) -> Located:
     """Load a spec file and merge it over its `extends` chain."""
+    tree = load_yaml_file(path)
     if path in seen:
         chain = " -> ".join(str(p) for p in seen + (path,))
-        raise SpecError([Diagnostic("error", None, "$.extends", f"extends cycle: {chain}")])
-    tree = load_yaml_file(path)
+        raise SpecError([Diagnostic("error", tree.loc(("extends",)), "$.extends", f"extends cycle: {chain}")])
     if not isinstance(tree.data, dict):
         raise SpecError([Diagnostic("error", tree.loc(()), "$", "a spec must be a YAML mapping")])
     base_name = tree.data.get("extends")

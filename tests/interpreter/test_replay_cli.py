@@ -306,9 +306,6 @@ def test_invalid_beats_failure_in_exit_code(tmp_path, capsys) -> None:
     assert any(ln.startswith(f"FAIL {failing} :: a wrong expectation: step 5") for ln in lines)
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter/replay.py CaseFile: load_yaml_file turns a missing file "
-                                       "into SpecNotFound, which CaseFile does not catch (only SpecError and "
-                                       "OSError), so replay() aborts and no other file is run or reported")
 def test_missing_file_does_not_stop_the_others(tmp_path, capsys) -> None:
     """"the other files still run and are reported": a path that is not a readable case file
     is reported (replay.py's CaseFile means to: "cannot read: ...") and the rest still runs."""
@@ -426,8 +423,6 @@ def test_wrong_fact_fails(tmp_path, capsys, fact: str) -> None:
 # -- output fidelity ------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter/cli.py cmd_replay prints names and messages through "
-                                       "rich markup: '[draft]' and '[tie]' are taken as style tags and vanish")
 def test_brackets_in_names_and_messages_are_printed(tmp_path, capsys) -> None:
     """The line gives "what was expected, what happened": `tricks: expected [tie]` must show
     the `[tie]`, and a case named `[draft] ...` keeps its name."""
@@ -444,8 +439,6 @@ def test_brackets_in_names_and_messages_are_printed(tmp_path, capsys) -> None:
     assert f"FAIL {path} :: [draft] first trick: step 3: tricks: expected [tie], got [1]" in lines
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter/cli.py main: rich's Console wraps at the terminal width "
-                                       "(80 columns when output is not a terminal), so one case spans lines")
 def test_one_line_per_case_in_a_narrow_console(tmp_path, capsys, monkeypatch) -> None:
     """"prints one line per case", also into a pipe or CI log (rich assumes 80 columns)."""
     monkeypatch.setenv("COLUMNS", "80")

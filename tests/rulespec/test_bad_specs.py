@@ -161,8 +161,6 @@ def test_extends_cycle_is_an_error() -> None:
     assert d.message == f"extends cycle: {bad('cycle_a')} -> {bad('cycle_b')} -> {bad('cycle_a')}"
 
 
-@pytest.mark.xfail(strict=True, reason="rulespec/load.py load_tree: the extends-cycle Diagnostic has "
-                                       "loc=None, so it prints as '<unknown> at $.extends'")
 def test_extends_cycle_is_located_at_an_extends_key() -> None:
     """README: every problem is reported as `file:line:col at $.path: message`; the cycle is
     closed by an `extends:` line (line 3, column 10 in both files), which should be named."""
@@ -279,9 +277,6 @@ def test_check_json(capsys, wide) -> None:
     assert "did you mean 'teg'?" in missing["message"]
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter/cli.py main: rich's Console wraps at the terminal width "
-                                       "(80 columns when output is not a terminal), splitting one diagnostic "
-                                       "over several lines")
 def test_check_line_is_not_wrapped(capsys, monkeypatch) -> None:
     """README: each problem is one `file:line:col at $.yaml.path: message` line, also when the
     output is a pipe or a CI log (rich then assumes 80 columns)."""

@@ -25,7 +25,8 @@ options:
     default: mano
     doc: "All three tricks tied."
 when:
-  - if: "options.flor"
+  flor_on:
+    if: "options.flor"
     set:
       contests: {flor: {enabled: true}}
     note: "flor is a table option"
@@ -255,9 +256,9 @@ def test_option_values_must_be_non_empty_scalars() -> None:
 
 
 def test_when_set_keys_checked() -> None:
-    [diag] = errors_for("when:\n  - if: options.flor\n    set: {contest: {}}\n")
-    assert diag.path == "$.when[0].set.contest"
-    assert diag.loc == Loc("spec.yaml", 3, 11)
+    [diag] = errors_for("when:\n  flor_on:\n    if: options.flor\n    set: {contest: {}}\n")
+    assert diag.path == "$.when.flor_on.set.contest"
+    assert diag.loc == Loc("spec.yaml", 4, 11)
     assert diag.message == "unknown key 'contest' (did you mean 'contests'?)"
 
 

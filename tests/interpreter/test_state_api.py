@@ -1,0 +1,363 @@
+"""The State API that bots and frontends drive (OpenSpiel-shaped), on the bundled teg spec.
+
+README ("Drive a match from Python"): "`legal_action_ids()` and `action_mask()` give stable
+integer ids, `observation(seat)` the match as that seat may see it, `to_json()`/
+`game.state_from_json()` and `clone()` copy it, and an illegal `apply` raises
+`IllegalAction` with the reason, leaving the state unchanged."
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Callable
+
+import pytest
+
+from interpreter import Deal, IllegalAction, load_game
+from interpreter.state import State
+
+README_DEAL = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("teg", players=2, target=15)
+
+
+@pytest.fixture(scope="module")
+def game4():
+    return load_game("teg", players=4, target=30)
+
+
+def fresh(game, **kw) -> State:
+    return game.new_match(seed=1, deals=[README_DEAL], **kw)
+
+
+def walk(st: State, seed: int, steps: int) -> list[str]:
+    """Apply up to `steps` random legal actions (the same ones for the same seed)."""
+    rng = random.Random(seed)
+    done = []
+    for _ in range(steps):
+        if st.hand_over:
+            break
+        action = rng.choice(st.legal_actions())
+        st.apply(action)
+        done.append(action)
+    return done
+
+
+def strings(value: Any) -> set[str]:
+    """Every string anywhere in a JSON-like value, keys included."""
+    out: set[str] = set()
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out |= strings(k) | strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            out |= strings(v)
+    return out
+
+
+# -- who acts, what is legal ----------------------------------------------------------------
+
+
+def test_current_player_and_legal_actions_at_the_start(game) -> None:
+    """CONFORMANCE: "The mano (lead) is the seat after the dealer; with the default dealer,
+    seat 0"; the mano may play a card, call truco, open the envido or fold (flor is off)."""
+    st = fresh(game)
+    assert st.current_player() == 0
+    assert set(st.legal_actions()) == {"play 7c", "play 6c", "play 1e", "truco", "envido", "real_envido",
+                                       "falta_envido", "fold"}
+    assert st.legal_actions(1) == []          # not seat 1's turn
+
+
+def test_readme_walkthrough(game) -> None:
+    """README: envido, accept, announce; seat 1 may then announce or say "son buenas"."""
+    st = fresh(game)
+    st.apply("envido")
+    assert st.current_player() == 1
+    st.apply("accept")
+    st.apply("announce")
+    assert st.legal_actions() == ["announce", "good"]
+    st.apply("good")
+    assert st.score == [2, 0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ids_and_mask_match_the_strings(game, seed: int) -> None:
+    """"`legal_action_ids()` and `action_mask()` give stable integer ids": each id is the
+    index of its string in `game.actions`, the mask is true exactly at those ids."""
+    actions = game.actions
+    assert len(set(actions)) == len(actions)
+    st = game.new_match(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(40):
+        if st.match_over:
+            break
+        if st.hand_over:
+            st.next_hand()
+            continue
+        legal = st.legal_actions()
+        ids = st.legal_action_ids()
+        mask = st.action_mask()
+        assert legal and ids == sorted(ids)
+        assert sorted(actions[i] for i in ids) == sorted(legal)
+        assert len(mask) == len(actions)
+        assert [i for i, m in enumerate(mask) if m] == ids
+        for a in legal:
+            assert st.why_illegal(a) is None
+            assert st.why_illegal(game.action_index[a]) is None
+        st.apply(rng.choice(legal))
+
+
+def test_apply_by_string_and_by_id_agree(game) -> None:
+    """An action may be given as its string or as its id; both do the same."""
+    a, b = fresh(game), fresh(game)
+    for action in ["envido", "real_envido", "accept", "announce", "announce", "truco", "accept", "play 1e"]:
+        a.apply(action)
+        b.apply(game.action_index[action])
+        assert a.to_json() == b.to_json()
+    assert a.score == [5, 0]          # 33 (7c 6c) against 5: envido + real envido, 5 points
+
+
+# -- illegal actions ------------------------------------------------------------------------
+
+
+def _out_of_turn(game) -> tuple[State, str | int, int | None, str]:
+    return fresh(game), "play 4o", 1, "it is seat 0's turn, not seat 1's"
+
+
+def _card_not_in_hand(game):
+    return fresh(game), "play 4o", None, "4o is not in seat 0's hand"
+
+
+def _raise_while_own_call_waits(game):
+    st = fresh(game)
+    st.apply("truco")
+    return st, "retruco", 0, "waiting for seat 1's answer"
+
+
+def _raise_own_accepted_call(game):
+    """Seat 1 calls truco, seat 0 accepts: only team 0 may now raise (teg: "Sube el que quiso
+    el canto anterior ... el que puede retrucar sos vos, no yo")."""
+    st = fresh(game)
+    st.apply("play 7c")
+    st.apply("truco")
+    st.apply("accept")
+    st.apply("play 4o")
+    st.apply("play 1e")      # seat 0 won trick 1 (7c > 4o), leads trick 2; seat 1 now plays
+    assert st.current_player() == 1
+    return st, "retruco", None, "cannot raise its own call"
+
+
+def _answer_nothing(game):
+    return fresh(game), "accept", None, "no call is waiting for an answer"
+
+
+def _envido_after_first_trick(game):
+    st = fresh(game)
+    st.apply("play 7c")
+    st.apply("play 4o")
+    assert st.current_player() == 0
+    return st, "envido", None, "trick == 1"
+
+
+def _unknown_verb(game):
+    return fresh(game), "quiero", None, "unknown verb 'quiero'"
+
+
+def _not_a_card(game):
+    return fresh(game), "play 9e", None, "'9e' is not a card of this deck"
+
+
+def _id_out_of_range(game):
+    return fresh(game), len(game.actions), None, f"no action has the id {len(game.actions)}"
+
+
+def _after_the_hand(game):
+    st = fresh(game)
+    st.apply("fold")
+    return st, "play 7c", None, "the hand is over"
+
+
+ILLEGAL: dict[str, Callable] = {f.__name__.lstrip("_"): f for f in (
+    _out_of_turn, _card_not_in_hand, _raise_while_own_call_waits, _raise_own_accepted_call,
+    _answer_nothing, _envido_after_first_trick, _unknown_verb, _not_a_card, _id_out_of_range,
+    _after_the_hand)}
+
+
+@pytest.mark.parametrize("kind", sorted(ILLEGAL))
+def test_illegal_action_raises_with_reason_and_changes_nothing(game, kind: str) -> None:
+    """"an illegal `apply` raises `IllegalAction` with the reason, leaving the state
+    unchanged"; `why_illegal` gives the same reason without raising."""
+    st, action, seat, fragment = ILLEGAL[kind](game)
+    before = st.to_json()
+    reason = st.why_illegal(action, seat)
+    assert reason is not None and fragment in reason
+    with pytest.raises(IllegalAction) as info:
+        st.apply(action, seat=seat)
+    assert info.value.reason == reason
+    assert st.to_json() == before
+    after = json.dumps(st.to_json(), sort_keys=True)
+    assert after == json.dumps(before, sort_keys=True)
+
+
+def test_illegal_action_not_among_legal(game) -> None:
+    """Whatever `why_illegal` refuses is not listed as legal, and vice versa."""
+    st = fresh(game)
+    for action in game.actions:
+        assert (st.why_illegal(action) is None) == (action in st.legal_actions())
+
+
+# -- observations ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_observation_shows_own_cards_and_never_others_unplayed(game4, seed: int) -> None:
+    """views.py: "Another seat's unplayed cards ... never leave the state through these
+    functions"; the observation holds the seat's own cards."""
+    st = game4.new_match(seed=seed)
+    ids = game4.cards.ids
+    for _ in range(8):
+        if st.hand_over:
+            break
+        for seat in range(4):
+            obs = st.observation(seat)
+            json.dumps(obs)                                     # JSON-ready
+            own = [ids[c] for c in st.hands[seat]]
+            assert sorted(obs["hand"]) == sorted(own)
+            seen = strings(obs)
+            for other in range(4):
+                if other == seat:
+                    continue
+                for c in st.hands[other]:
+                    card = ids[c]
+                    assert card not in seen, (seat, other, card)
+                    assert not any(card in s.split() for s in seen), (seat, other, card)
+        plays = [a for a in st.legal_actions() if a.startswith("play ") and "@" not in a]
+        st.apply(plays[0] if plays else st.legal_actions()[0])
+
+
+# -- copies ---------------------------------------------------------------------------------
+
+
+def test_clone_is_independent(game) -> None:
+    """"`clone()` copies it": the copy is equal, and changing it leaves the original alone."""
+    st = fresh(game)
+    st.apply("envido")
+    original = st.to_json()
+    copy = st.clone()
+    assert copy == st and copy is not st
+    copy.apply("accept")
+    copy.apply("announce")
+    copy.apply("announce")
+    copy.hands[0].clear()
+    copy.score[1] += 5
+    copy.events.append({"type": "noise"})
+    assert st.to_json() == original
+    assert st.current_player() == 1 and st.legal_actions()[:2] == ["accept", "decline"]
+
+
+def _states_for_round_trip(game) -> list[State]:
+    """A fresh deal, a waiting call, a count under way, an ended hand."""
+    out = []
+    st = game.new_match(seed=5)
+    out.append(st.clone())
+    st.apply("truco")
+    out.append(st.clone())
+    st.apply("envido")
+    st.apply("accept")
+    out.append(st.clone())           # the envido count, the truco suspended
+    st.apply("announce")
+    out.append(st.clone())
+    while not st.hand_over:
+        st.apply(st.legal_actions()[-1])
+    out.append(st.clone())
+    return out
+
+
+def test_json_round_trip_is_equal_and_continues_identically(game) -> None:
+    """to_json()/game.state_from_json(): "every field, the random generator included, so a
+    restored match continues exactly as the original would" (serial.py)."""
+    for st in _states_for_round_trip(game):
+        data = json.loads(json.dumps(st.to_json()))
+        back = game.state_from_json(data)
+        assert back == st
+        assert back.to_json() == st.to_json()
+        rng_a, rng_b = random.Random(9), random.Random(9)
+        for _ in range(60):
+            if st.match_over:
+                assert back.match_over
+                break
+            if st.hand_over:
+                st.next_hand()
+                back.next_hand()
+                assert back.dealt == st.dealt       # the same next deal from the generator
+                continue
+            assert back.legal_actions() == st.legal_actions()
+            legal = st.legal_actions()
+            st.apply(rng_a.choice(legal))
+            back.apply(rng_b.choice(legal))
+            assert back.events == st.events
+            assert back.to_json() == st.to_json()
+
+
+def test_same_seed_same_deals(game4) -> None:
+    """A seed makes the deals replayable: the same seed deals the same hands, hand after hand."""
+    a, b = game4.new_match(seed=123), game4.new_match(seed=123)
+    other = game4.new_match(seed=124)
+    assert a.dealt == b.dealt
+    assert other.dealt != a.dealt
+    for _ in range(3):
+        for st in (a, b):
+            while not st.hand_over:
+                st.apply("fold" if "fold" in st.legal_actions() else st.legal_actions()[0])
+            st.next_hand()
+        assert a.dealt == b.dealt
+        assert sorted(c for h in a.dealt for c in h) == sorted(set(c for h in a.dealt for c in h))
+
+
+# -- the end of hands and matches -----------------------------------------------------------
+
+
+def test_returns(game4) -> None:
+    """returns(): "+1 for the winning team's seats, -1 for the others, 0 while the match goes
+    on"; team 0 is the even seats."""
+    st = game4.new_match(seed=2, score=[29, 0])
+    assert st.returns() == [0.0, 0.0, 0.0, 0.0]
+    st.apply(st.legal_actions()[0])              # seat 0 plays, seat 1 leaves the hand
+    assert st.current_player() == 1
+    st.apply("fold")
+    assert st.match_over and st.winner == 0 and st.score == [30, 0]
+    assert st.returns() == [1.0, -1.0, 1.0, -1.0]
+    assert st.current_player() is None and st.legal_actions() == []
+
+
+def test_next_hand_rotates_the_dealer_and_is_refused_while_live(game) -> None:
+    """teg `table.dealer: next`: "the deal passes to the next seat"; the mano is the seat
+    after the dealer. `next_hand` deals only "after one has ended"."""
+    st = fresh(game)
+    assert (st.dealer, st.mano) == (1, 0)
+    before = st.to_json()
+    with pytest.raises(IllegalAction) as info:
+        st.next_hand()
+    assert info.value.reason
+    assert st.to_json() == before
+    st.apply("fold")
+    assert st.hand_over and st.current_player() is None
+    st.next_hand()
+    assert (st.dealer, st.mano, st.hand_number) == (0, 1, 2)
+    assert st.current_player() == 1 and not st.hand_over
+    st.apply("fold")
+    st.next_hand()
+    assert (st.dealer, st.mano, st.current_player()) == (1, 0, 0)
+
+
+def test_next_hand_refused_after_the_match(game) -> None:
+    st = game.new_match(seed=1, score=[0, 14])
+    st.apply("fold")
+    assert st.match_over and st.winner == 1
+    with pytest.raises(IllegalAction):
+        st.next_hand()
