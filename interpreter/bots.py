@@ -1,9 +1,17 @@
-"""Bots that drive any spec through the public State API only."""
+"""Bots that drive any spec through the public State API only.
+
+A bot sees what its seat may see (`observation(seat)`) plus the compiled game's public
+tables (card strengths, hand values); it never reads another seat's cards. `BOTS` maps the
+names the command line and the server accept to bot factories.
+"""
 from __future__ import annotations
 
+import itertools
 import random
-from typing import Protocol
+from bisect import bisect_left
+from typing import Any, Callable, Mapping, Protocol
 
+from interpreter.game import Game
 from interpreter.state import State
 
 
@@ -19,6 +27,197 @@ class RandomBot:
 
     def choose(self, state: State, seat: int) -> str:
         return self.rng.choice(state.legal_actions(seat))
+
+
+class _Tables:
+    """What a heuristic needs of a game, computed once: card percentiles and value spreads."""
+
+    MAX_HANDS = 20_000      # beyond this many possible hands, the value spread is sampled
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._percentiles: dict[int | None, dict[str, float]] = {}
+        self.spreads: dict[str, list[int]] = {}
+        n, size = len(game.cards), game.hand_size
+        hands: Any = itertools.combinations(range(n), size)
+        total = 1
+        for k in range(size):
+            total = total * (n - k) // (k + 1)
+        if total > self.MAX_HANDS:
+            rng = random.Random(0)
+            hands = (tuple(rng.sample(range(n), size)) for _ in range(self.MAX_HANDS))
+        hands = list(hands)
+        for name, table in game.values.items():
+            self.spreads[name] = sorted(v for v in (table(h) for h in hands) if v is not None)
+
+    def card_percentile(self, turned: str | None) -> dict[str, float]:
+        """Each card's share of the deck it beats, under this turned card."""
+        g = self.game
+        key = None if turned is None else g.cards.index[turned]
+        if key not in self._percentiles:
+            strength = g.strength[key]
+            ranked = sorted(strength)
+            n = len(ranked)
+            self._percentiles[key] = {cid: bisect_left(ranked, strength[i]) / max(n - 1, 1)
+                                      for i, cid in enumerate(g.cards.ids)}
+        return self._percentiles[key]
+
+    def value_percentile(self, name: str, value: int | None) -> float:
+        """The share of possible hands whose value `name` is below `value` (0 without one)."""
+        spread = self.spreads.get(name) or []
+        if value is None or not spread:
+            return 0.0
+        return bisect_left(spread, value) / len(spread)
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def _tables(game: Game) -> _Tables:
+    key = id(game)
+    if key not in _TABLES:
+        _TABLES[key] = _Tables(game)
+    return _TABLES[key]
+
+
+class HeuristicBot:
+    """Bets with strong hands, accepts fair ones, declines weak ones; plays cards sensibly.
+
+    Strength is judged from the seat's own view only: its cards' share of the deck they beat
+    (for the raising ladder) and its hand value's share of all possible hands (for contests).
+    """
+
+    def __init__(self, seed: int | None = None, bet: float = 0.75, accept: float = 0.5,
+                 raise_: float = 0.88) -> None:
+        self.rng = random.Random(seed)
+        self.bet, self.accept, self.raise_ = bet, accept, raise_
+
+    def choose(self, state: State, seat: int) -> str:
+        obs = state.observation(seat)
+        legal: list[str] = obs["legal"]
+        if len(legal) == 1:
+            return legal[0]
+        g = state.game
+        t = _tables(g)
+        if obs["count"] is not None:
+            return self._count(g, obs, legal)
+        kinds = self._kinds(g, legal)
+        power = self._power(obs, t)
+        pending = obs["pending"]
+        if pending is not None:
+            return self._answer(g, t, obs, legal, kinds, power, pending["call"])
+        for action in kinds["declare"]:
+            return action
+        for action in kinds["contest"]:
+            if self._contest_strength(g, t, obs, action) >= self.bet:
+                return action
+        for action in kinds["stake"]:
+            first = g.stake_names.index(action) == 0
+            if power >= (self.bet if first else self.raise_) and not self._forbidden(g, obs):
+                return action
+        return self._card(g, obs, t, kinds["cards"]) if kinds["cards"] else self._fallback(legal)
+
+    # -- reading the legal actions ----------------------------------------------------
+
+    @staticmethod
+    def _kinds(g: Game, legal: list[str]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {"cards": [], "stake": [], "contest": [], "declare": []}
+        for action in legal:
+            verb = action.split()[0]
+            if verb in ("play", "cover"):
+                out["cards"].append(action)
+            elif verb in g.stake_names:
+                out["stake"].append(action)
+            elif verb in g.contest_of_call:
+                declare = g.contest_of_call[verb].calls[verb].declare
+                out["declare" if declare else "contest"].append(action)
+        return out
+
+    @staticmethod
+    def _forbidden(g: Game, obs: dict[str, Any]) -> bool:
+        """A special hand that punishes raising the stake is on."""
+        return any(h.forbid_stakes for h in g.spec.special_hands if h.name in obs["special"])
+
+    def _fallback(self, legal: list[str]) -> str:
+        for verb in ("accept", "announce", "decline"):
+            if verb in legal:
+                return verb
+        return next((a for a in legal if a != "fold"), legal[0])
+
+    # -- strength ---------------------------------------------------------------------
+
+    @staticmethod
+    def _power(obs: dict[str, Any], t: _Tables) -> float:
+        """How likely the seat's side is to take the hand, roughly, from 0 to 1."""
+        if obs["hand"] is None:
+            return 0.5
+        pct = t.card_percentile(obs["turned"])
+        mine = sorted((pct[c] for c in obs["hand"]), reverse=True)
+        power = 0.6 * mine[0] + 0.4 * sum(mine) / len(mine) if mine else 0.0
+        team = obs["team"]
+        won = sum(1 for r in obs["tricks"] if r == team)
+        lost = sum(1 for r in obs["tricks"] if r not in (team, "tie"))
+        return min(1.0, max(0.0, power + 0.2 * (won - lost)))
+
+    @staticmethod
+    def _contest_strength(g: Game, t: _Tables, obs: dict[str, Any], call: str) -> float:
+        value = g.contest_of_call[call].value
+        return t.value_percentile(value, obs["values"].get(value))
+
+    # -- decisions --------------------------------------------------------------------
+
+    @staticmethod
+    def _count(g: Game, obs: dict[str, Any], legal: list[str]) -> str:
+        """Announce a value that can win the count; otherwise concede it."""
+        if "good" not in legal or "announce" not in legal:
+            return legal[0]
+        value = next(c.value for c in g.contests if c.name == obs["count"]["contest"])
+        rivals = [a["value"] for a in obs["count"]["announced"]
+                  if a["value"] is not None and g.team_of[a["seat"]] != obs["team"]]
+        mine = obs["values"].get(value) or 0
+        return "announce" if not rivals or mine >= max(rivals) else "good"
+
+    def _answer(self, g: Game, t: _Tables, obs: dict[str, Any], legal: list[str], kinds: dict[str, list[str]],
+                power: float, call: str) -> str:
+        for action in kinds["declare"]:
+            return action
+        if call in g.contest_of_call:
+            strength = self._contest_strength(g, t, obs, call)
+            raises = [a for a in kinds["contest"] if g.contest_of_call[a] is g.contest_of_call[call]]
+        else:
+            for action in kinds["contest"]:              # the contest goes first, when strong
+                if self._contest_strength(g, t, obs, action) >= self.bet:
+                    return action
+            strength, raises = power, kinds["stake"]
+        if strength >= self.raise_ and raises:
+            return raises[0]
+        if strength >= self.accept and "accept" in legal:
+            return "accept"
+        if "decline" in legal:
+            return "decline"
+        return self._fallback(legal)
+
+    def _card(self, g: Game, obs: dict[str, Any], t: _Tables, cards: list[str]) -> str:
+        plays = [a for a in cards if a.startswith("play ")]
+        if not plays or obs["hand"] is None or any(a.split()[1].startswith("@") for a in plays):
+            return self.rng.choice(plays or cards)
+        pct = t.card_percentile(obs["turned"])
+        by_strength = sorted(plays, key=lambda a: pct[a.split()[1]])
+        table = obs["table"]
+        current = table[-1] if len(table) == obs["trick"] else []
+        shown = [(p["seat"], pct[p["card"]]) for p in current if p["card"] is not None and not p["covered"]]
+        if not shown:
+            return by_strength[-1]                         # lead with the strongest card
+        best_seat, best = max(shown, key=lambda sp: sp[1])
+        if g.team_of[best_seat] == obs["team"]:
+            return by_strength[0]                          # a partner is winning: save the cards
+        winners = [a for a in by_strength if pct[a.split()[1]] > best]
+        return winners[0] if winners else by_strength[0]
+
+
+BotFactory = Callable[[int | None], Bot]
+
+BOTS: Mapping[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def play_out(state: State, bots: list[Bot], max_actions: int = 100_000) -> int:

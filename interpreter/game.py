@@ -111,6 +111,7 @@ class Game:
                                | {"play", "cover"} | set(spec.disabled_calls))
         self.actions = self._vocabulary()
         self.action_index = {a: i for i, a in enumerate(self.actions)}
+        self.action_text, self.parsed = self._spellings()
 
     def _check_unique(self, names: Sequence[str]) -> None:
         """Verbs name actions, so two mechanisms may not share one."""
@@ -133,6 +134,25 @@ class Game:
         acts += [name for name, *_ in self.annulments]
         acts += list(COMMON_VERBS)
         return tuple(acts)
+
+    def _spellings(self) -> tuple[dict[tuple[str, Any], str], dict[str, tuple[str, Any]]]:
+        """Every vocabulary action as the engine's (verb, argument) and back, so the hot path
+        neither formats nor parses strings; aliases still go through the parser."""
+        text: dict[tuple[str, Any], str] = {}
+        for c, card in enumerate(self.cards.ids):
+            text[("play", c)] = f"play {card}"
+            if self.cover is not None:
+                text[("cover", c)] = f"cover {card}"
+        for i in range(self.hand_size):
+            text[("play_pos", i)] = f"play @{i + 1}"
+        for name in self.call_names:
+            text[("call", name)] = name
+        for name, *_ in self.annulments:
+            text[("annul", name)] = name
+        for verb in COMMON_VERBS:
+            text[(verb, None)] = verb
+        parsed = {t: act for act, t in text.items() if t.split()[0] not in self.aliases}
+        return text, parsed
 
     # -- seats ------------------------------------------------------------------------
 

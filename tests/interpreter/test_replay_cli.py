@@ -69,8 +69,7 @@ FAILING_CASE = f"""
 
 @pytest.fixture(autouse=True)
 def wide(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A wide console, so a case's line is one line whatever the terminal (see the xfail
-    test of wrapping at the end)."""
+    """A wide console by default; the narrow-console test at the end sets its own width."""
     monkeypatch.setenv("COLUMNS", "1000")
 
 
