@@ -344,6 +344,9 @@ def _literal(value: Any) -> str:
     return str(value)
 
 
+TYPE_NAMES = {int: "int", bool: "bool", str: "string"}
+
+
 def build_options(tree: Located) -> tuple[OptionDecl, ...]:
     """Read the option declarations; they do not depend on any chosen value."""
     diagnostics: list[Diagnostic] = []
@@ -355,10 +358,12 @@ def build_options(tree: Located) -> tuple[OptionDecl, ...]:
         if default not in values or type(default) is not type(values[0]):
             diagnostics.append(Diagnostic("error", tree.loc(p + ("default",)), format_path(p + ("default",)),
                                           f"default {default!r} is not one of the allowed values {list(values)}"))
-        if len({type(v) for v in values}) > 1:
+        declared = node.get("type", TYPE_NAMES.get(type(values[0]), "string") if values else "string")
+        wrong = [v for v in values if TYPE_NAMES.get(type(v)) != declared]
+        if wrong:
             diagnostics.append(Diagnostic("error", tree.loc(p + ("values",)), format_path(p + ("values",)),
-                                          "the allowed values must all be of one type"))
-        out.append(OptionDecl(name, values, default, str(node.get("kind", "table")), node.get("doc"),
+                                          f"the allowed values must all be of type {declared}, not {wrong}"))
+        out.append(OptionDecl(name, declared, values, default, str(node.get("kind", "table")), node.get("doc"),
                               Cited(node.get("source"), node.get("note")),
                               Span(tree.loc(p), format_path(p))))
     if diagnostics:

@@ -47,6 +47,7 @@ class Cited:
 @dataclass(frozen=True)
 class OptionDecl:
     name: str
+    type: str
     values: tuple[OptionValue, ...]
     default: OptionValue
     kind: str

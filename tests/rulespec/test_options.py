@@ -1,0 +1,43 @@
+"""Table options: declared with type, default and allowed values; chosen when a game is made."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.game import load_game
+from rulespec.errors import OptionError, SpecError
+from rulespec.load import load_spec, open_spec
+
+
+def write(tmp_path: Path, options: str) -> Path:
+    path = tmp_path / "house.yaml"
+    path.write_text(f"extends: teg\nname: house\noptions:\n{options}")
+    return path
+
+
+def test_declared_type_must_match_every_value(tmp_path: Path) -> None:
+    path = write(tmp_path, "  mood: {type: int, values: [1, calm], default: 1}\n")
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    [diag] = err.value.diagnostics
+    assert diag.path == "$.options.mood.values"
+    assert "must all be of type int" in diag.message and "'calm'" in diag.message
+    assert (diag.loc.line, diag.loc.col) == (4, 29)      # the list of values
+
+
+def test_type_is_inferred_from_the_values() -> None:
+    kinds = {o.name: o.type for o in open_spec("teg").options}
+    assert kinds == {"players": "int", "target": "int", "flor": "bool"}
+
+
+def test_unknown_option_and_value_are_refused_with_what_is_offered() -> None:
+    with pytest.raises(OptionError, match=r"no option 'flower' \(did you mean 'flor'\?\)"):
+        load_game("teg", flower=True)
+    with pytest.raises(OptionError, match=r"option 'target' cannot be 20; allowed: \[15, 30\]"):
+        load_game("teg", target=20)
+
+
+def test_command_line_strings_are_coerced_to_the_declared_values() -> None:
+    game = load_game("teg", {"target": "15", "flor": "true", "players": "4"})
+    assert (game.target, game.options["flor"], game.num_players) == (15, True, 4)
