@@ -288,7 +288,7 @@ class State:
                 acts = [(verb, None) for verb, table in (("accept", cont.call_accept),
                                                          ("decline", cont.call_decline)) if p.call in table]
         if p.contest is None:
-            if p.step < len(g.stake_names) and self.forbid != "refuse":
+            if p.step < len(g.stake_names) and self.forbid != "refuse" and g.stake_when(ctx):
                 acts.append(("call", g.stake_names[p.step]))
         for cont in g.contests:
             acts += self._contest_calls(seat, cont, ctx, answering=p)
@@ -645,7 +645,7 @@ class State:
             return
         cont = self.game.contests[p.contest]
         declared = self.contests[cont.index].declared
-        if cont.declares and seat not in declared:
+        if cont.declares and seat not in declared and self._holds(cont, seat):
             declared.append(seat)                        # accepting a declaration shows one's own
         self.accepted.add(p.call)
         self.events.append({"type": "accepted", "call": p.call, "team": team})
