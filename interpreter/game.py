@@ -10,7 +10,7 @@ from rulespec.ir import Contest, ContestCall, Formula, Spec
 from rulespec.load import open_spec
 
 from interpreter.context import Ctx, play_env
-from interpreter.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, strengths
+from interpreter.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
 
 if TYPE_CHECKING:
     from interpreter.state import State
@@ -68,9 +68,10 @@ class Game:
         self.target = spec.match.target
         self.hand_size = spec.deck.hand_size
         self.cards = Cards(spec.deck)
-        self.strength = strengths(self.cards, spec.ranking, spec.trumps)
+        self.views = turned_tables(self.cards, spec.ranking, spec.trumps)
+        self.strength = {turned: view.strength for turned, view in self.views.items()}
         self.turns_card = spec.trumps is not None
-        self.values: dict[str, HandValues] = hand_values(spec, self.cards)
+        self.values: dict[str, HandValues] = hand_values(spec, self.cards, self.views)
         self.outcomes = outcome_table(spec)
         self.trick_count = spec.tricks.count
         self.after_tie = spec.tricks.after_tie
@@ -103,7 +104,8 @@ class Game:
         self.fold_declines = spec.fold.pending_contest == "declined"
         self.special = tuple(
             (h, compile_(h.when), compile_(h.base) if h.base else None) for h in spec.special_hands)
-        self.annulments = tuple((a.name, hand_formula(spec, self.cards, a.holds), compile_(a.when), a.dealer)
+        self.annulments = tuple((a.name, hand_formula(spec, self.cards, self.views, a.holds), compile_(a.when),
+                                 a.dealer)
                                 for a in spec.annulments)
         self.signals = spec.signals
         self.aliases = dict(spec.verbs)

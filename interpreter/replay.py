@@ -245,7 +245,7 @@ def _fact_value(cf: CaseFile, game: Game, node: Any, p: tuple[str | int, ...], k
     expected = node.get("value")
 
     def check() -> None:
-        got = game.values[name](hand)
+        got = game.values[name](hand, turned)
         if got != expected:
             cards = " ".join(game.cards.ids[c] for c in hand)
             raise Mismatch(0, f"{name} of {cards}: expected {expected}, got {got}")

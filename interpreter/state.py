@@ -249,7 +249,7 @@ class State:
         for cont in g.contests:
             acts += self._contest_calls(seat, cont, ctx, answering=None)
         for name, holds, when, _ in g.annulments:
-            if holds(self.dealt[seat]) and when(ctx):
+            if holds(self.dealt[seat], self.turned) and when(ctx):
                 acts.append(("annul", name))
         if g.fold_when(ctx):
             acts.append(("fold", None))
@@ -310,7 +310,7 @@ class State:
         if cs.status == CLOSED:
             return []
         out: list[Action] = []
-        holds = self._holds(cont, seat)
+        holds = cont.declares and self._holds(cont, seat)      # only declarations ask what a hand holds
         if answering is not None and answering.contest == cont.index:
             last = answering.call
             used = [c for c, _ in cs.chain]
@@ -349,7 +349,7 @@ class State:
         return any(p is not None and p.contest == cont.index for p in (self.pending, self.suspended))
 
     def _holds(self, cont: "CompiledContest", seat: int) -> bool:
-        return self.game.values[cont.value](self.dealt[seat]) is not None
+        return self.game.values[cont.value](self.dealt[seat], self.turned) is not None
 
     def _may_answer(self, seat: int) -> bool:
         p = self.pending
@@ -421,7 +421,10 @@ class State:
     def legal_actions(self, seat: int | None = None) -> list[str]:
         """Legal actions of `seat` (default: the seat to act) as readable strings."""
         seat = self.current_player() if seat is None else seat
-        return [] if seat is None else [self._to_string(a) for a in self._acts(seat)]
+        if seat is None:
+            return []
+        text = self.game.action_text
+        return [text.get(a) or self._to_string(a) for a in self._acts(seat)]
 
     def legal_action_ids(self, seat: int | None = None) -> list[int]:
         index = self.game.action_index
@@ -705,7 +708,7 @@ class State:
         return order
 
     def _value(self, cont: "CompiledContest", seat: int) -> int:
-        v = self.game.values[cont.value](self.dealt[seat])
+        v = self.game.values[cont.value](self.dealt[seat], self.turned)
         return -1 if v is None else v
 
     def _better(self, cont: "CompiledContest", value: int, seat: int, best_value: int, best_seat: int | None) -> bool:

@@ -31,100 +31,164 @@ class Cards:
         return len(self.ids)
 
 
-def strengths(cards: Cards, ranking: Ranking, trumps: Trumps | None) -> dict[int | None, tuple[int, ...]]:
-    """Strength of every card, higher wins; keyed by the turned card (None: no turned card)."""
+class Turned:
+    """What one turned card (or none) makes of the deck: strengths, point values, trumps."""
+
+    def __init__(self, strength: tuple[int, ...], points: tuple[int, ...], trump: tuple[bool, ...]) -> None:
+        self.strength = strength
+        self.points = points
+        self.trump = trump
+
+
+def turned_tables(cards: Cards, ranking: Ranking, trumps: Trumps | None) -> dict[int | None, Turned]:
+    """Every card's strength (higher wins), points and trump flag, keyed by the turned card."""
     base = [0] * len(cards)
     top = len(ranking.tiers)
     for tier_index, tier in enumerate(ranking.tiers):
         for card in tier:
             base[cards.index[card]] = top - tier_index
+    plain = (False,) * len(cards)
     if trumps is None:
-        return {None: tuple(base)}
-    out: dict[int | None, tuple[int, ...]] = {}
-    for turned in range(len(cards)):
-        cycle = trumps.cycle
-        trump_rank = cycle[(cycle.index(cards.rank[turned]) + 1) % len(cycle)]
-        row = list(base)
-        for c in range(len(cards)):
-            if cards.rank[c] == trump_rank:
-                row[c] = top + 1 + trumps.suit_order.index(cards.suit[c])
-        out[turned] = tuple(row)
+        return {None: Turned(tuple(base), cards.points, plain)}
+    return {turned: _with_trumps(cards, trumps, turned, base, top) for turned in range(len(cards))}
+
+
+def _with_trumps(cards: Cards, trumps: Trumps, turned: int, base: list[int], top: int) -> Turned:
+    strength, points, trump = list(base), list(cards.points), [False] * len(cards)
+    trump_points = dict(trumps.points)
+    for c, slot, power in _trump_slots(cards, trumps, turned):
+        strength[c] = top + 1 + power
+        trump[c] = True
+        if slot in trump_points:
+            points[c] = trump_points[slot]
+    return Turned(tuple(strength), tuple(points), tuple(trump))
+
+
+def _trump_slots(cards: Cards, trumps: Trumps, turned: int) -> list[tuple[int, str, int]]:
+    """(card, the trump rank it stands as, its power among trumps: higher is stronger)."""
+    rank, suit = cards.rank[turned], cards.suit[turned]
+    if trumps.kind == "next_rank":
+        trump_rank = trumps.cycle[(trumps.cycle.index(rank) + 1) % len(trumps.cycle)]
+        return [(c, trump_rank, trumps.suit_order.index(cards.suit[c]))
+                for c in range(len(cards)) if cards.rank[c] == trump_rank]
+    out = []                                   # same_suit: ranks of the turned suit, strongest first
+    for power, trump_rank in enumerate(reversed(trumps.ranks)):
+        stands_in = trumps.substitute if trump_rank == rank and trumps.substitute else trump_rank
+        out.append((cards.index[stands_in + suit], trump_rank, power))
     return out
 
 
+class HandCtx:
+    """A hand-value formula's context: the hand's cards under one turned card."""
+
+    __slots__ = ("hand", "view")
+
+    def __init__(self, hand: Sequence[int], view: Turned) -> None:
+        self.hand = hand
+        self.view = view
+
+
 def _hand_env(cards: Cards, options: dict[str, Any]) -> Env:
-    """Names a hand-value formula may use; the context is a tuple of card codes."""
+    """Names a hand-value formula may use: points, suits and trumps of the hand."""
 
-    def by_suit(hand: Sequence[int]) -> dict[str, list[int]]:
+    def by_suit(h: HandCtx, plain: bool) -> list[list[int]]:
         groups: dict[str, list[int]] = {}
-        for c in hand:
-            groups.setdefault(cards.suit[c], []).append(cards.points[c])
-        return groups
+        for c in h.hand:
+            if not (plain and h.view.trump[c]):
+                groups.setdefault(cards.suit[c], []).append(h.view.points[c])
+        return list(groups.values())
 
-    def suited(n: int) -> Callable[[Sequence[int]], bool]:
-        return lambda hand: any(len(g) >= n for g in by_suit(hand).values())
+    def suited(n: int, plain: bool = False) -> Callable[[HandCtx], bool]:
+        return lambda h: any(len(g) >= n for g in by_suit(h, plain))
 
-    def rank_count(rank: object) -> Callable[[Sequence[int]], int]:
-        wanted = str(rank)
-        if wanted not in cards.rank:
-            raise ValueError(f"{wanted!r} is not a rank of the deck")
-        return lambda hand: sum(1 for c in hand if cards.rank[c] == wanted)
-
-    def best_suited(n: int) -> Callable[[Sequence[int]], int]:
-        def best(hand: Sequence[int]) -> int:
-            sums = [sum(sorted(g, reverse=True)[:n]) for g in by_suit(hand).values() if len(g) >= n]
+    def best_suited(n: int, plain: bool = False) -> Callable[[HandCtx], int]:
+        def best(h: HandCtx) -> int:
+            sums = [sum(sorted(g, reverse=True)[:n]) for g in by_suit(h, plain) if len(g) >= n]
             return max(sums) if sums else 0
         return best
 
+    def top(n: int) -> Callable[[HandCtx], int]:
+        return lambda h: sum(sorted((h.view.points[c] for c in h.hand), reverse=True)[:n])
+
+    def rest_mod(n: int) -> Callable[[HandCtx], int]:
+        def rest(h: HandCtx) -> int:
+            pts = sorted((h.view.points[c] for c in h.hand), reverse=True)
+            return sum(p % n for p in pts[1:])
+        return rest
+
+    def rank_count(rank: object) -> Callable[[HandCtx], int]:
+        wanted = str(rank)
+        if wanted not in cards.rank:
+            raise ValueError(f"{wanted!r} is not a rank of the deck")
+        return lambda h: sum(1 for c in h.hand if cards.rank[c] == wanted)
+
     names: dict[str, Callable[[Any], Any]] = {
-        "best_single": lambda hand: max(cards.points[c] for c in hand),
-        "sum_points": lambda hand: sum(cards.points[c] for c in hand),
-        "figures": lambda hand: sum(1 for c in hand if cards.figure[c]),
+        "best_single": lambda h: max(h.view.points[c] for c in h.hand),
+        "sum_points": lambda h: sum(h.view.points[c] for c in h.hand),
+        "figures": lambda h: sum(1 for c in h.hand if cards.figure[c]),
+        "trumps": lambda h: sum(1 for c in h.hand if h.view.trump[c]),
     }
     constants = {f"options.{k}": v for k, v in options.items()}
     return Env(names=names, constants=constants, functions={
         "suited": FunctionSpec(1, suited, True),
         "best_suited": FunctionSpec(1, best_suited, True),
+        "suited_plain": FunctionSpec(1, lambda n: suited(n, plain=True), True),
+        "best_suited_plain": FunctionSpec(1, lambda n: best_suited(n, plain=True), True),
+        "top": FunctionSpec(1, top, True),
+        "rest_mod": FunctionSpec(1, rest_mod, True),
         "rank_count": FunctionSpec(1, rank_count, True),
     })
 
 
 class HandValues:
-    """A hand value (envido, flor) for every hand, computed on first sight and kept."""
+    """A hand value (envido, flor) for every hand under every turned card, kept once computed."""
 
-    def __init__(self, formula: Callable[[Any], int], holds: Callable[[Any], bool] | None) -> None:
+    def __init__(self, formula: Callable[[Any], int], holds: Callable[[Any], bool] | None,
+                 views: dict[int | None, Turned]) -> None:
         self._formula = formula
         self._holds = holds
-        self._table: dict[tuple[int, ...], int | None] = {}
+        self._views = views
+        self._table: dict[tuple[int | None, tuple[int, ...]], int | None] = {}
 
-    def __call__(self, hand: Sequence[int]) -> int | None:
-        """The hand's value, or None when the hand does not hold it (no flor)."""
-        key = tuple(sorted(hand))
+    def __call__(self, hand: Sequence[int], turned: int | None = None) -> int | None:
+        """The hand's value, or None when the hand does not hold it (no flor).
+
+        Kept under the sorted hand and under the order it was dealt in, so that play finds a
+        dealt hand's value without sorting it again."""
+        dealt = (turned, hand if isinstance(hand, tuple) else tuple(hand))
         try:
-            return self._table[key]
+            return self._table[dealt]
         except KeyError:
-            value = None if self._holds is not None and not self._holds(key) else int(self._formula(key))
-            self._table[key] = value
+            key = (turned, tuple(sorted(dealt[1])))
+            if key not in self._table:
+                ctx = HandCtx(key[1], self._views[turned])
+                self._table[key] = None if self._holds is not None and not self._holds(ctx) \
+                    else int(self._formula(ctx))
+            value = self._table[dealt] = self._table[key]
             return value
 
     def fill(self, n_cards: int, size: int) -> None:
-        """Compute every hand at once (analysis and the bench want the full table)."""
-        for hand in itertools.combinations(range(n_cards), size):
-            self(hand)
+        """Compute every hand under every turned card (analysis and the bench want it all)."""
+        for turned in self._views:
+            for hand in itertools.combinations(range(n_cards), size):
+                if turned not in hand:
+                    self(hand, turned)
 
 
-def hand_formula(spec: Spec, cards: Cards, f: Formula) -> Callable[[Any], Any]:
-    """A formula over a hand (a tuple of card codes), such as an annulment's condition."""
-    return _compile(f, _hand_env(cards, dict(spec.chosen)))
+def hand_formula(spec: Spec, cards: Cards, views: dict[int | None, Turned],
+                 f: Formula) -> Callable[[Sequence[int], int | None], Any]:
+    """A formula over a hand under a turned card, such as an annulment's condition."""
+    fn = _compile(f, _hand_env(cards, dict(spec.chosen)))
+    return lambda hand, turned: fn(HandCtx(hand, views[turned]))
 
 
-def hand_values(spec: Spec, cards: Cards) -> dict[str, HandValues]:
+def hand_values(spec: Spec, cards: Cards, views: dict[int | None, Turned]) -> dict[str, HandValues]:
     env = _hand_env(cards, dict(spec.chosen))
     out = {}
     for v in spec.values:
         f = _compile(v.formula, env)
         h = _compile(v.holds, env) if v.holds is not None else None
-        out[v.name] = HandValues(f, h)
+        out[v.name] = HandValues(f, h, views)
     return out
 
 

@@ -40,7 +40,7 @@ def observation(st: "State", seat: int) -> dict[str, Any]:
     values = {}
     if not st.blind:
         for name, table in g.values.items():
-            values[name] = table(st.dealt[seat])
+            values[name] = table(st.dealt[seat], st.turned)
     return {
         "spec": g.name,
         "options": dict(g.options),

@@ -187,14 +187,24 @@ class Builder:
         node = self.get(p)
         if node is None:
             return None
+        kind = str(node.get("kind", "next_rank"))
         cycle = tuple(str(r) for r in node.get("cycle", []))
-        for r in cycle:
-            if r not in deck.ranks:
-                self.error(p + ("cycle",), f"{r!r} is not a rank of the deck")
+        ranks = tuple(str(r) for r in node.get("ranks", []))
+        substitute = None if node.get("substitute") is None else str(node["substitute"])
+        points = tuple((str(r), int(v)) for r, v in (node.get("points") or {}).items())
+        for key, named in (("cycle", cycle), ("ranks", ranks), ("points", [r for r, _ in points]),
+                           ("substitute", [substitute] if substitute else [])):
+            for r in named:
+                if r not in deck.ranks:
+                    self.error(p + (key,), f"{r!r} is not a rank of the deck")
         order = tuple(s.strip() for s in str(node.get("suits", "")).split("<") if s.strip())
-        if sorted(order) != sorted(deck.suits):
+        if kind == "next_rank" and sorted(order) != sorted(deck.suits):
             self.error(p + ("suits",), f"the trump suit order must name each suit {list(deck.suits)} once")
-        return Trumps(str(node.get("kind", "next_rank")), cycle, order, self.cited(p), self.span(p))
+        if kind == "next_rank" and not cycle:
+            self.error(p + ("cycle",), "a next_rank trump needs the rank cycle")
+        if kind == "same_suit" and not ranks:
+            self.error(p + ("ranks",), "a same_suit trump needs its ranks, strongest first")
+        return Trumps(kind, cycle, order, ranks, substitute, points, self.cited(p), self.span(p))
 
     def values(self) -> tuple[HandValue, ...]:
         out = []

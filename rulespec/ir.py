@@ -92,6 +92,9 @@ class Trumps:
     kind: str
     cycle: tuple[str, ...]
     suit_order: tuple[str, ...]
+    ranks: tuple[str, ...]
+    substitute: str | None
+    points: tuple[tuple[str, int], ...]
     cited: Cited
     span: Span
 
