@@ -114,7 +114,8 @@ class Builder:
             annulments=self.annulments(),
             signals=self.signals(),
             match=self.match(),
-            verbs=tuple((str(k), str(v)) for k, v in (self.get(("verbs",)) or {}).items()),
+            verbs=tuple((str(k), str(v)) for k, v in (self.get(("verbs",)) or {}).items()
+                        if k not in ("source", "note")),
             disabled_calls=tuple(self.disabled),
             raw=self.tree,
         )

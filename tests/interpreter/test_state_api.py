@@ -165,7 +165,7 @@ def _envido_after_first_trick(game):
 
 
 def _unknown_verb(game):
-    return fresh(game), "quiero", None, "unknown verb 'quiero'"
+    return fresh(game), "paso", None, "unknown verb 'paso'"
 
 
 def _not_a_card(game):
@@ -361,3 +361,18 @@ def test_next_hand_refused_after_the_match(game) -> None:
     assert st.match_over and st.winner == 1
     with pytest.raises(IllegalAction):
         st.next_hand()
+
+
+def test_spec_aliases_are_verbs_of_their_own() -> None:
+    """CONFORMANCE.md: 'A spec may define more verbs and aliases (a house variant's quiero for
+    accept)': teg's `quiero` accepts and `no_quiero` declines, exactly like the common verbs."""
+    from interpreter.game import load_game
+    game = load_game("teg")
+    state = game.new_match(seed=3)
+    state.apply("truco")
+    state.apply("quiero")
+    assert state.hand_worth == 2
+    other = game.new_match(seed=3)
+    other.apply("truco")
+    other.apply("no_quiero")
+    assert other.hand_over and other.score == [1, 0]
