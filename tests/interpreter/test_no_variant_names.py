@@ -75,7 +75,7 @@ def variant_names() -> dict[str, set[str]]:
                 # uses (seats, teams); e.g. the match targets 15 and 30
                 if isinstance(v, int) and not isinstance(v, bool) and v > 6:
                     kinds["number"].add(str(v))
-        kinds["verb"] |= set(data.get("verbs") or {})
+        kinds["verb"] |= set(data.get("verbs") or {}) - {"source", "note"}   # citations, not verbs
         deck = data.get("deck") or {}
         suits = [str(s) for s in deck.get("suits") or []]
         kinds["suit"] |= set(suits)
