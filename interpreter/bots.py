@@ -6,7 +6,6 @@ names the command line and the server accept to bot factories.
 """
 from __future__ import annotations
 
-import itertools
 import random
 from bisect import bisect_left
 from typing import Any, Callable, Mapping, Protocol
@@ -29,31 +28,26 @@ class RandomBot:
         return self.rng.choice(state.legal_actions(seat))
 
 
-class _Tables:
-    """What a heuristic needs of a game, computed once: card percentiles and value spreads."""
+class Tables:
+    """What a heuristic needs of a game, computed on first use: card percentiles and the
+    spread of each hand value, per turned card (hand values may depend on it)."""
 
-    MAX_HANDS = 20_000      # beyond this many possible hands, the value spread is sampled
+    SAMPLE = 3000           # hands sampled for a value's spread (a fixed sample: bots replay)
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._percentiles: dict[int | None, dict[str, float]] = {}
-        self.spreads: dict[str, list[int]] = {}
-        n, size = len(game.cards), game.hand_size
-        hands: Any = itertools.combinations(range(n), size)
-        total = 1
-        for k in range(size):
-            total = total * (n - k) // (k + 1)
-        if total > self.MAX_HANDS:
-            rng = random.Random(0)
-            hands = (tuple(rng.sample(range(n), size)) for _ in range(self.MAX_HANDS))
-        hands = list(hands)
-        for name, table in game.values.items():
-            self.spreads[name] = sorted(v for v in (table(h) for h in hands) if v is not None)
+        self._spreads: dict[tuple[str, int | None], list[int]] = {}
+        rng = random.Random(0)
+        self._hands = [tuple(rng.sample(range(len(game.cards)), game.hand_size)) for _ in range(self.SAMPLE)]
+
+    def _turned(self, turned: str | None) -> int | None:
+        return None if turned is None else self.game.cards.index[turned]
 
     def card_percentile(self, turned: str | None) -> dict[str, float]:
         """Each card's share of the deck it beats, under this turned card."""
         g = self.game
-        key = None if turned is None else g.cards.index[turned]
+        key = self._turned(turned)
         if key not in self._percentiles:
             strength = g.strength[key]
             ranked = sorted(strength)
@@ -62,21 +56,27 @@ class _Tables:
                                       for i, cid in enumerate(g.cards.ids)}
         return self._percentiles[key]
 
-    def value_percentile(self, name: str, value: int | None) -> float:
-        """The share of possible hands whose value `name` is below `value` (0 without one)."""
-        spread = self.spreads.get(name) or []
+    def value_percentile(self, name: str, value: int | None, turned: str | None = None) -> float:
+        """The share of hands whose value `name` is below `value` (0 without one)."""
+        key = (name, self._turned(turned))
+        if key not in self._spreads:
+            table, t = self.game.values[name], key[1]
+            values = (table(h, t) for h in self._hands if t not in h)
+            self._spreads[key] = sorted(v for v in values if v is not None)
+        spread = self._spreads[key]
         if value is None or not spread:
             return 0.0
         return bisect_left(spread, value) / len(spread)
 
 
-_TABLES: dict[int, _Tables] = {}
+_TABLES: dict[int, Tables] = {}
 
 
-def _tables(game: Game) -> _Tables:
+def tables(game: Game) -> Tables:
+    """The game's strength tables, shared by every bot and encoder of that game."""
     key = id(game)
     if key not in _TABLES:
-        _TABLES[key] = _Tables(game)
+        _TABLES[key] = Tables(game)
     return _TABLES[key]
 
 
@@ -98,7 +98,7 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         g = state.game
-        t = _tables(g)
+        t = tables(g)
         if obs["count"] is not None:
             return self._count(g, obs, legal)
         kinds = self._kinds(g, legal)
@@ -147,7 +147,7 @@ class HeuristicBot:
     # -- strength ---------------------------------------------------------------------
 
     @staticmethod
-    def _power(obs: dict[str, Any], t: _Tables) -> float:
+    def _power(obs: dict[str, Any], t: Tables) -> float:
         """How likely the seat's side is to take the hand, roughly, from 0 to 1."""
         if obs["hand"] is None:
             return 0.5
@@ -160,9 +160,9 @@ class HeuristicBot:
         return min(1.0, max(0.0, power + 0.2 * (won - lost)))
 
     @staticmethod
-    def _contest_strength(g: Game, t: _Tables, obs: dict[str, Any], call: str) -> float:
+    def _contest_strength(g: Game, t: Tables, obs: dict[str, Any], call: str) -> float:
         value = g.contest_of_call[call].value
-        return t.value_percentile(value, obs["values"].get(value))
+        return t.value_percentile(value, obs["values"].get(value), obs["turned"])
 
     # -- decisions --------------------------------------------------------------------
 
@@ -177,7 +177,7 @@ class HeuristicBot:
         mine = obs["values"].get(value) or 0
         return "announce" if not rivals or mine >= max(rivals) else "good"
 
-    def _answer(self, g: Game, t: _Tables, obs: dict[str, Any], legal: list[str], kinds: dict[str, list[str]],
+    def _answer(self, g: Game, t: Tables, obs: dict[str, Any], legal: list[str], kinds: dict[str, list[str]],
                 power: float, call: str) -> str:
         for action in kinds["declare"]:
             return action
@@ -197,7 +197,7 @@ class HeuristicBot:
             return "decline"
         return self._fallback(legal)
 
-    def _card(self, g: Game, obs: dict[str, Any], t: _Tables, cards: list[str]) -> str:
+    def _card(self, g: Game, obs: dict[str, Any], t: Tables, cards: list[str]) -> str:
         plays = [a for a in cards if a.startswith("play ")]
         if not plays or obs["hand"] is None or any(a.split()[1].startswith("@") for a in plays):
             return self.rng.choice(plays or cards)

@@ -15,7 +15,9 @@ from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 
 # Modules that add their own subcommands: each has `add_parser(subparsers)` which registers
 # a parser whose `run(args, console) -> int` default does the work.
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = (
+    "interpreter.server.command",
+)
 
 
 def _options(pairs: Sequence[str]) -> dict[str, str]:
@@ -29,13 +31,24 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    from interpreter.bots import BOTS
     from interpreter.game import load_game
     from interpreter.transcript import play_match
+    from interpreter.tui import TerminalBoard
     options = _options(args.option)
     if args.players is not None:
         options["players"] = str(args.players)
     game = load_game(args.spec, options)
-    play_match(game, seed=args.seed, console=console, max_hands=args.hands)
+    if args.human is None:
+        play_match(game, seed=args.seed, console=console, max_hands=args.hands, bot=args.bots)
+        return 0
+    if not 0 <= args.human < game.num_players:
+        console.print(f"[bold red]error[/] there is no seat {args.human}: seats run 0..{game.num_players - 1}",
+                      highlight=False)
+        return 2
+    bots = [None if s == args.human else BOTS[args.bots](None if args.seed is None else args.seed * 1000 + s)
+            for s in range(game.num_players)]
+    TerminalBoard(game, args.human, bots, console, seed=args.seed).play(max_hands=args.hands)
     return 0
 
 
@@ -61,7 +74,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_check(args: argparse.Namespace, console: Console) -> int:
     from interpreter.check import check_specs
-    return check_specs(args.specs, console, as_json=args.json)
+    return check_specs(args.specs, console, as_json=args.json, report=args.report, cases=args.cases,
+                       exhaustive=not args.no_explore, fixed=_options(args.option))
 
 
 def cmd_specs(args: argparse.Namespace, console: Console) -> int:
@@ -87,9 +101,12 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="truco", description="A rules-as-data interpreter for Truco.")
     sub = ap.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("play", help="play a match between bots and print its transcript")
+    p = sub.add_parser("play", help="print a bots' match, or sit at a seat (--human) and play against bots")
     p.add_argument("spec", help="a bundled spec name or a spec file")
-    p.add_argument("--bots", choices=["random"], default="random", help="the bots that fill every seat")
+    p.add_argument("--bots", choices=["random", "heuristic"], default="random",
+                   help="the bots that fill the seats (the transcript plays random bots)")
+    p.add_argument("--human", type=int, default=None, metavar="SEAT",
+                   help="sit at this seat and play interactively on the terminal board")
     p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots (replayable)")
     p.add_argument("--players", type=int, default=None, help="shorthand for -o players=N")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
@@ -102,9 +119,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     p.set_defaults(run=cmd_replay)
 
-    p = sub.add_parser("check", help="load and validate specs, reporting located errors")
+    p = sub.add_parser("check", help="find what is inconsistent or incomplete in specs, best first")
     p.add_argument("specs", nargs="+", help="spec names or files")
     p.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+    p.add_argument("--report", action="store_true",
+                   help="also print the figures (combinations, states explored, time) and the interpretation choices")
+    p.add_argument("--cases", metavar="DIR", default=None,
+                   help="write each finding the engine reached as a replayable conformance case into DIR")
+    p.add_argument("--no-explore", action="store_true", help="skip the exhaustive pass over one hand")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="check only under this value of a table option (repeatable)")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("specs", help="list the bundled specs and their options")

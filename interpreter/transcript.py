@@ -6,7 +6,7 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from interpreter.bots import RandomBot
+from interpreter.bots import BOTS
 from interpreter.game import Game
 from interpreter.state import State
 
@@ -43,9 +43,10 @@ def describe(event: dict[str, Any], game: Game) -> str | None:
     return None
 
 
-def play_match(game: Game, seed: int | None, console: Console, max_hands: int | None = None) -> State:
+def play_match(game: Game, seed: int | None, console: Console, max_hands: int | None = None,
+               bot: str = "random") -> State:
     state = game.new_match(seed=seed)
-    bots = [RandomBot(None if seed is None else seed * 1000 + s) for s in range(game.num_players)]
+    bots = [BOTS[bot](None if seed is None else seed * 1000 + s) for s in range(game.num_players)]
     opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
     console.print(Rule(f"{game.spec.title} — {opts}"))
     shown = 0

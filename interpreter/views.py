@@ -18,11 +18,11 @@ def visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[
     for e in events:
         if "only" in e and e["only"] != seat:
             continue
-        if "team" in e and e.get("type") == "action" and (seat is None or seat % 2 != e["team"]):
+        if "seats" in e and seat not in e["seats"]:
             continue
         if "except" in e and e["except"] == seat:
             continue
-        out.append({k: v for k, v in e.items() if k not in ("only", "except")})
+        out.append({k: v for k, v in e.items() if k not in ("only", "except", "seats")})
     return out
 
 

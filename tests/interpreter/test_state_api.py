@@ -376,3 +376,20 @@ def test_spec_aliases_are_verbs_of_their_own() -> None:
     other.apply("truco")
     other.apply("no_quiero")
     assert other.hand_over and other.score == [1, 0]
+
+
+def test_signals_to_partners_reach_only_the_partners(tmp_path) -> None:
+    """A spec's signals (señas) with `to: partners` are shown to the signalling team only;
+    with `to: table` (reglamento: 'une seña envoyée est visible de toute la table') to all."""
+    from interpreter.game import load_game
+    spec = tmp_path / "quiet.yaml"
+    spec.write_text("extends: reglamento\nname: quiet\nsignals: {verb: sena, names: [tres], to: partners}\n")
+    game = load_game(str(spec), players=4)
+    state = game.new_match(seed=2)
+    state.apply("sena tres", seat=2)
+    seen = [any(e.get("action") == "sena tres" for e in state.visible_events(s)) for s in range(4)]
+    assert seen == [True, False, True, False]
+    assert state.current_player() == 0 and "sena tres" not in state.legal_actions()
+    table = load_game("reglamento", players=4).new_match(seed=2)
+    table.apply("sena tres", seat=3)
+    assert all(any(e.get("action") == "sena tres" for e in table.visible_events(s)) for s in range(4))

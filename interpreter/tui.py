@@ -1,0 +1,174 @@
+"""The terminal board: one human seat against bots, drawn with rich, answered at a prompt.
+
+It shows only what the human's seat may see (`observation` and `visible_events` of that
+seat): the own hand and its values, the table, the tricks as Us/Them/Tie, the score, the
+call waiting for an answer, the count dialogue, and the legal actions numbered. Input comes
+from a function (the console's by default), so tests feed it programmatically.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from interpreter.bots import Bot
+from interpreter.game import Deal, Game
+from interpreter.state import State
+
+QUIT = ("q", "quit", "exit")
+ANSWERS = {"accept": "accept", "decline": "decline", "fold": "fold", "announce": "announce",
+           "good": "yours are good"}
+
+
+class TerminalBoard:
+    """A match seen from seat `human`; the other seats are played by `bots`."""
+
+    def __init__(self, game: Game, human: int, bots: Sequence[Bot | None], console: Console,
+                 ask: Callable[[str], str] | None = None, seed: int | None = None,
+                 deals: Sequence[Deal] | None = None) -> None:
+        if not 0 <= human < game.num_players:
+            raise ValueError(f"there is no seat {human}: seats run 0..{game.num_players - 1}")
+        if any(bots[s] is None for s in range(game.num_players) if s != human):
+            raise ValueError("every seat but the human's needs a bot")
+        self.game = game
+        self.human = human
+        self.bots = bots
+        self.console = console
+        self.ask = ask or (lambda prompt: console.input(prompt))
+        self.state = game.new_match(seed=seed, deals=deals)
+        self._shown = 0
+
+    # -- words ---------------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        if seat == self.human:
+            return "You"
+        partner = self.game.team_of[seat] == self.game.team_of[self.human]
+        return f"Seat {seat}{' (partner)' if partner else ''}"
+
+    def side(self, team: int | None) -> str:
+        if team is None:
+            return "nobody"
+        return "Us" if team == self.game.team_of[self.human] else "Them"
+
+    def narrate(self, event: dict[str, Any]) -> str | None:
+        """One line for an event the human may see."""
+        kind = event["type"]
+        if kind == "deal":
+            turned = f", turned card {event['turned']}" if event["turned"] else ""
+            return f"[bold]— hand {event['hand']}: {self.who(event['dealer'])} dealt{turned} —[/]"
+        if kind == "action" and event["action"] in ("announce", "good"):
+            return None                                # the count's own events say it
+        if kind == "action":
+            what = "a card face down" if event.get("hidden") else event["action"]
+            return f"{self.who(event['seat'])}: [cyan]{what}[/]"
+        if kind == "announce":
+            return f"    {self.who(event['seat'])} → {event['value']} ({event['contest']})"
+        if kind == "good":
+            return f"    {self.who(event['seat'])} → yours are good"
+        if kind == "contest_won":
+            return f"    {event['contest']} to {self.side(event['team'])} with {event['value']}"
+        if kind == "trick":
+            return f"  [yellow]trick {event['number']}: {self.side(event['winner']) if event['winner'] is not None else 'Tie'}[/]"
+        if kind == "score":
+            return f"  [green]{self.side(event['team'])} +{event['points']} ({event['reason']})[/]"
+        if kind == "hand_over":
+            return f"  hand over: {self.side(event['winner'])} take the hand"
+        if kind == "match_over":
+            won = event["winner"] == self.game.team_of[self.human]
+            return f"[bold green]{'You win' if won else 'They win'} the match {event['score'][0]}–{event['score'][1]}[/]"
+        return None
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def flush(self) -> None:
+        """Print the events that happened since the last call, as the human's seat sees them."""
+        events = self.state.visible_events(self.human)
+        for event in events[self._shown:]:
+            line = self.narrate(event)
+            if line:
+                self.console.print(line, highlight=False)
+        self._shown = len(events)
+
+    def panel(self) -> Panel:
+        obs = self.state.observation(self.human)
+        team = obs["team"]
+        rows: list[Any] = []
+        score = "  ".join(f"{self.side(t)} {s}" for t, s in sorted(enumerate(obs["score"]), key=lambda ts: ts[0] != team))
+        rows.append(Text.from_markup(f"[bold]Score[/] {score}  (to {obs['target']})   hand {obs['hand_number']}, "
+                                     f"worth {obs['hand_worth']}"))
+        if obs["turned"]:
+            rows.append(Text(f"Turned card: {obs['turned']}"))
+        strip = [("Tie" if r == "tie" else self.side(r)) for r in obs["tricks"]]
+        strip += ["–"] * max(0, self.game.hand_size - len(strip))
+        rows.append(Text("Tricks: " + " | ".join(strip)))
+        trick = obs["table"][-1] if len(obs["table"]) == obs["trick"] else []
+        if trick:
+            rows.append(Text("On the table: " + ", ".join(
+                f"{self.who(p['seat'])} {p['card'] or 'face down'}" for p in trick)))
+        hand = " ".join(obs["hand"]) if obs["hand"] is not None else "(blind: play by position)"
+        values = "  ".join(f"{'Points' if k == self._points_value() else k} {v}"
+                           for k, v in obs["values"].items() if v is not None)
+        rows.append(Text.from_markup(f"[bold]Your hand[/] {hand}   {values}", ))
+        if obs["count"]:
+            said = ", ".join(f"{self.who(a['seat'])} {a['value'] if a['value'] is not None else 'good'}"
+                             for a in obs["count"]["announced"]) or "nobody yet"
+            rows.append(Text(f"Counting {obs['count']['contest']}: {said}; {self.who(obs['count']['next'])} to speak"))
+        elif obs["pending"]:
+            p = obs["pending"]
+            rows.append(Text(f"{self.who(p['by'])} called {p['call']}; {self.who(p['answerer'])} to answer"))
+        legal = Table.grid(padding=(0, 2))
+        for i, action in enumerate(obs["legal"], 1):
+            legal.add_row(f"[bold]{i}[/]", ANSWERS.get(action, action))
+        rows.append(legal)
+        return Panel(Group(*rows), title=f"{self.game.spec.title} — {self.who(self.human)} (seat {self.human})")
+
+    def _points_value(self) -> str | None:
+        return self.game.contests[0].value if self.game.contests else None
+
+    # -- playing -------------------------------------------------------------------------
+
+    def read(self) -> str | None:
+        """The human's action, asked until it is legal; None to quit."""
+        legal = self.state.legal_actions(self.human)
+        while True:
+            try:
+                answer = self.ask(f"Your move [1-{len(legal)}, or an action; q quits]: ").strip()
+            except EOFError:
+                return None
+            if answer.lower() in QUIT:
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            why = self.state.why_illegal(answer, self.human) if answer else "type a number or an action"
+            if why is None:
+                return answer
+            self.console.print(f"[red]{why}[/]", highlight=False)
+
+    def play(self, max_hands: int | None = None) -> State:
+        """Play until the match ends, the human quits, or `max_hands` hands are done."""
+        st = self.state
+        while not st.match_over:
+            self.flush()
+            if st.hand_over:
+                if max_hands is not None and st.hand_number >= max_hands:
+                    break
+                st.next_hand()
+                continue
+            seat = st.current_player()
+            assert seat is not None
+            bot = self.bots[seat]
+            if seat != self.human and bot is not None:
+                st.apply(bot.choose(st, seat), seat)
+                continue
+            self.console.print(self.panel())
+            action = self.read()
+            if action is None:
+                self.console.print("You left the table.")
+                return st
+            st.apply(action, self.human)
+        self.flush()
+        return st

@@ -1,0 +1,90 @@
+"""Shared helpers of the server tests: an in-process client, seats, and leak scanning."""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any, Iterator
+
+from starlette.testclient import TestClient
+
+from interpreter import load_game
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, spec: str = "teg", options: dict | None = None, seed: int = 7,
+           bots: dict | None = None) -> dict[str, Any]:
+    r = client.post("/api/matches", json={"spec": spec, "options": options or {}, "seed": seed, "bots": bots or {}})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def strings(node: Any) -> Iterator[str]:
+    """Every word of every string anywhere in a JSON value, keys included."""
+    if isinstance(node, str):
+        yield from re.split(r"[\s'\",;:()\[\]{}]+", node)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            yield from strings(k)
+            yield from strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from strings(v)
+
+
+class Knowledge:
+    """Which cards each seat may have seen after each version of a match, from its full log.
+
+    A seat may know its own dealt cards, the turned cards, and the cards played face up;
+    nothing else, at any moment, through any response.
+    """
+
+    def __init__(self, log: dict[str, Any]) -> None:
+        game = load_game(log["spec"], log["options"])
+        self.cards = set(game.cards.ids)
+        st = game.new_match(seed=log["seed"])
+        self.allowed: list[list[set[str]]] = []          # [version][seat] → cards it may know
+        known = [set() for _ in range(game.num_players)]
+        public: set[str] = set()
+        seen_events = 0
+
+        def absorb() -> None:
+            nonlocal seen_events
+            for e in st.events[seen_events:]:
+                if e["type"] == "hand":
+                    known[e["seat"]] |= set(e["cards"])
+                elif e["type"] == "deal" and e["turned"]:
+                    public.add(e["turned"])
+                elif e["type"] == "action" and e["action"].startswith("play ") and "@" not in e["action"]:
+                    public.add(e["action"].split()[1])
+            seen_events = len(st.events)
+            self.allowed.append([known[s] | public for s in range(game.num_players)])
+
+        def played_by_position() -> None:
+            for trick in st.history + [st.trick]:
+                for seat, card, covered in trick:
+                    if not covered:
+                        public.add(game.cards.ids[card])
+
+        absorb()
+        for step in log["actions"]:
+            st.apply(step["action"], step["seat"])
+            played_by_position()
+            if st.hand_over and not st.match_over:
+                st.next_hand()
+            absorb()
+
+    def leaks(self, seat: int, version: int, payload: Any, sent: str = "") -> set[str]:
+        """Cards in `payload` that `seat` may not know at `version` (ignoring what it sent itself,
+        and the game's public description, which lists the whole deck)."""
+        if isinstance(payload, dict):
+            payload = {k: v for k, v in payload.items() if k != "game"}
+        words = set(strings(payload)) - set(sent.split())
+        return (words & self.cards) - self.allowed[version][seat]
+
+
+def random_client_action(client: TestClient, match: str, token: str, rng: random.Random) -> str | None:
+    legal = client.get(f"/api/matches/{match}/legal", headers=auth(token)).json()["legal"]
+    return rng.choice(legal) if legal else None

@@ -1,0 +1,157 @@
+"""The match server's API: specs, creation, a seat's view, legal actions, acting, the event
+stream, the replay log and the OpenAPI document (docs/api.md, "The HTTP API")."""
+from __future__ import annotations
+
+import random
+
+from starlette.routing import Route, WebSocketRoute
+
+from interpreter import load_game
+from interpreter.server.openapi import document
+from rulespec.load import bundled_names, open_spec
+from tests.server.helpers import auth, create
+
+
+def test_specs_lists_every_bundled_spec_with_its_options_and_the_bots(client) -> None:
+    body = client.get("/api/specs").json()
+    by_name = {s["name"]: s for s in body["specs"]}
+    assert set(by_name) == set(bundled_names())
+    for name in bundled_names():
+        assert [o["name"] for o in by_name[name]["options"]] == [o.name for o in open_spec(name).options]
+    assert set(body["bots"]) == {"random", "heuristic"}
+
+
+def test_creation_gives_one_token_per_human_seat_and_describes_the_game(client) -> None:
+    made = create(client, options={"players": 4}, bots={"1": "random", "3": "heuristic"})
+    assert set(made["tokens"]) == {"0", "2"}
+    assert len(set(made["tokens"].values())) == 2
+    assert [s["bot"] for s in made["seats"]] == [None, "random", None, "heuristic"]
+    game = made["game"]
+    assert game["players"] == 4 and game["team_of"] == [0, 1, 0, 1]
+    assert game["actions"] == list(load_game("teg", players=4).actions)
+
+
+def test_a_seat_sees_its_own_hand_and_legal_actions(client) -> None:
+    made = create(client, seed=3)
+    st = load_game("teg").new_match(seed=3)
+    for seat, token in made["tokens"].items():
+        view = client.get(f"/api/matches/{made['match']}/view", headers=auth(token)).json()
+        assert view["seat"] == int(seat)
+        assert view["observation"] == st.observation(int(seat))
+        legal = client.get(f"/api/matches/{made['match']}/legal", headers=auth(token)).json()
+        assert legal["legal"] == st.legal_actions(int(seat))
+        assert legal["ids"] == st.legal_action_ids(int(seat))
+
+
+def test_an_action_by_string_or_id_is_applied_and_the_bots_answer_at_once(client) -> None:
+    made = create(client, seed=11, bots={"1": "heuristic"})
+    match, token = made["match"], made["tokens"]["0"]
+    game = load_game("teg")
+    legal = client.get(f"/api/matches/{match}/legal", headers=auth(token)).json()
+    action = next(a for a in legal["legal"] if a.startswith("play "))
+    r = client.post(f"/api/matches/{match}/actions", headers=auth(token),
+                    json={"action": game.action_index[action], "version": legal["version"]})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["applied"] == action
+    assert body["version"] >= 2                         # the heuristic bot at seat 1 answered
+    assert body["observation"]["to_act"] in (0, None) or body["observation"]["hand_number"] > 1
+
+
+def test_bots_that_lead_act_before_creation_returns(client) -> None:
+    made = create(client, seed=5, bots={"0": "random"})     # seat 0 is the mano and a bot
+    assert made["version"] >= 1
+    view = client.get(f"/api/matches/{made['match']}/view", headers=auth(made["tokens"]["1"])).json()
+    assert view["observation"]["to_act"] == 1
+
+
+def _play_to_the_end(client, made, rng) -> int:
+    """Every human seat plays random legal actions through the API until the match ends."""
+    tokens = {int(s): t for s, t in made["tokens"].items()}
+    match = made["match"]
+    for _ in range(5000):
+        view = client.get(f"/api/matches/{match}/view", headers=auth(tokens[min(tokens)])).json()
+        obs = view["observation"]
+        if obs["match_over"]:
+            return view["version"]
+        seat = obs["to_act"]
+        legal = client.get(f"/api/matches/{match}/legal", headers=auth(tokens[seat])).json()["legal"]
+        r = client.post(f"/api/matches/{match}/actions", headers=auth(tokens[seat]), json={"action": rng.choice(legal)})
+        assert r.status_code == 200, r.text
+    raise AssertionError("the match did not end")
+
+
+def test_the_server_deals_each_next_hand_and_the_log_replays_the_match(client) -> None:
+    made = create(client, spec="teg", options={"target": 15}, seed=21, bots={"1": "heuristic"})
+    version = _play_to_the_end(client, made, random.Random(1))
+    token = made["tokens"]["0"]
+    log = client.get(f"/api/matches/{made['match']}/log", headers=auth(token)).json()
+    assert len(log["actions"]) == version and log["seed"] == 21
+    game = load_game(log["spec"], log["options"])
+    st = game.new_match(seed=log["seed"])
+    for step in log["actions"]:
+        if st.hand_over:
+            st.next_hand()
+        st.apply(step["action"], step["seat"])
+    assert st.match_over and st.score == log["score"] and st.winner == log["winner"]
+    assert st.events == log["events"]
+    assert st.hand_number > 1
+
+
+def test_the_event_stream_sends_the_seats_events_and_view_after_every_change(client) -> None:
+    made = create(client, seed=4)
+    match, t0, t1 = made["match"], made["tokens"]["0"], made["tokens"]["1"]
+    with client.websocket_connect(f"/api/matches/{match}/events") as ws:
+        ws.send_json({"token": t1, "since": 0})
+        first = ws.receive_json()
+        assert first["seq"] == 0 and first["view"]["seat"] == 1
+        assert [e["type"] for e in first["events"]] == ["deal", "hand"]
+        legal = client.get(f"/api/matches/{match}/legal", headers=auth(t0)).json()["legal"]
+        client.post(f"/api/matches/{match}/actions", headers=auth(t0), json={"action": legal[0]})
+        second = ws.receive_json()
+        assert second["seq"] == 2
+        assert second["events"] == [{"type": "action", "seat": 0, "action": legal[0]}]
+        assert second["view"]["version"] == 1
+
+
+def test_the_event_stream_resumes_from_since(client) -> None:
+    made = create(client, seed=4)
+    with client.websocket_connect(f"/api/matches/{made['match']}/events") as ws:
+        ws.send_json({"token": made["tokens"]["0"], "since": 1})
+        assert [e["type"] for e in ws.receive_json()["events"]] == ["hand"]
+
+
+def test_the_openapi_document_describes_every_route(client) -> None:
+    doc = client.get("/api/openapi.json").json()
+    assert doc == document() and doc["openapi"].startswith("3.")
+    routed = {r.path for r in client.app.routes if isinstance(r, Route)}
+    assert routed == set(doc["paths"])
+    sockets = [r.path for r in client.app.routes if isinstance(r, WebSocketRoute)]
+    assert all(path in doc["info"]["description"] for path in sockets)
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            assert op["operationId"] and op["responses"], (path, method)
+            for response in op["responses"].values():
+                for media in response.get("content", {}).values():
+                    _resolve_refs(doc, media["schema"])
+
+
+def _resolve_refs(doc: dict, node: object) -> None:
+    """Every $ref points at a schema that exists."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[1]
+            assert name in doc["components"]["schemas"], node["$ref"]
+        for v in node.values():
+            _resolve_refs(doc, v)
+    elif isinstance(node, list):
+        for v in node:
+            _resolve_refs(doc, v)
+
+
+def test_the_web_board_is_served(client) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "board.js" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert client.get("/board.js").status_code == 200
+    assert client.get("/board.css").status_code == 200

@@ -1,0 +1,177 @@
+"""Persistence: every match's creation and action log is in SQLite; a server started again on
+the same file resumes every match exactly where it was (replayed from seed and log), and a
+server killed at any moment loses no action it had answered."""
+from __future__ import annotations
+
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.testclient import TestClient
+
+from interpreter import load_game
+from interpreter.server.app import create_app
+from tests.server.helpers import auth
+
+MATCHES = [("teg", {"players": 2, "target": 15}, {}), ("paulista", {}, {"1": "heuristic", "3": "random"}),
+           ("board", {"players": 4, "target": 15}, {"2": "heuristic"}), ("uruguayo", {"target": 20}, {})]
+
+
+def test_a_new_app_on_the_same_file_resumes_every_match(tmp_path) -> None:
+    db = str(tmp_path / "m.sqlite3")
+    views: dict[tuple[str, str], Any] = {}
+    made_all = []
+    with TestClient(create_app(db)) as client:
+        rng = random.Random(2)
+        for spec, options, bots in MATCHES:
+            made = client.post("/api/matches", json={"spec": spec, "options": options, "bots": bots}).json()
+            made_all.append(made)
+            for _ in range(15):
+                seat, token = rng.choice(list(made["tokens"].items()))
+                legal = client.get(f"/api/matches/{made['match']}/legal", headers=auth(token)).json()["legal"]
+                if legal:
+                    client.post(f"/api/matches/{made['match']}/actions", headers=auth(token),
+                                json={"action": rng.choice(legal)})
+            for seat, token in made["tokens"].items():
+                views[made["match"], seat] = client.get(f"/api/matches/{made['match']}/view", headers=auth(token)).json()
+    with TestClient(create_app(db)) as client:
+        for made in made_all:
+            for seat, token in made["tokens"].items():
+                assert client.get(f"/api/matches/{made['match']}/view", headers=auth(token)).json() == \
+                    views[made["match"], seat]
+
+
+# -- a real server process, killed ---------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`truco serve` in a child process, on loopback."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(self.db),
+                                      "--port", str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx2.get(f"{self.url}/api/specs", timeout=1).status_code == 200:
+                    return
+            except httpx2.HTTPError:
+                time.sleep(0.05)
+        raise AssertionError(f"the server did not start: {self.proc.stderr.read() if self.proc.poll() else ''}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.proc.stderr.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path / "matches.sqlite3")
+    srv.start()
+    yield srv
+    if srv.proc and srv.proc.poll() is None:
+        srv.kill()
+
+
+def _create(http: httpx2.Client) -> list[dict]:
+    return [http.post("/api/matches", json={"spec": s, "options": o, "bots": b, "seed": k}).json()
+            for k, (s, o, b) in enumerate(MATCHES)]
+
+
+def _views(http: httpx2.Client, made: list[dict]) -> dict:
+    return {(m["match"], seat): http.get(f"/api/matches/{m['match']}/view", headers=auth(t)).json()
+            for m in made for seat, t in m["tokens"].items()}
+
+
+def _player(url: str, made: dict, acked: list, stop: threading.Event, seed: int) -> None:
+    """Play random legal actions on one match until stopped or the server dies; record each
+    answered action with the version it was applied at."""
+    rng = random.Random(seed)
+    tokens = made["tokens"]
+    seat = next(iter(tokens))
+    try:
+        with httpx2.Client(base_url=url, timeout=5) as http:
+            while not stop.is_set():
+                token = tokens[seat]
+                legal = http.get(f"/api/matches/{made['match']}/legal", headers=auth(token)).json()
+                if not legal["legal"]:
+                    if legal["to_act"] is None:
+                        return
+                    seat = str(legal["to_act"])
+                    continue
+                action = rng.choice(legal["legal"])
+                r = http.post(f"/api/matches/{made['match']}/actions", headers=auth(token),
+                              json={"action": action, "version": legal["version"]})
+                if r.status_code == 200:
+                    acked.append((legal["version"], int(seat), action, r.json()["version"]))
+    except (httpx2.HTTPError, ValueError):
+        return                                              # the server was killed mid-answer
+
+
+def test_a_killed_server_resumes_every_match_and_loses_no_answered_action(server) -> None:
+    with httpx2.Client(base_url=server.url, timeout=5) as http:
+        made = _create(http)
+        before = _views(http, made)
+    server.kill()                                          # at rest: everything is exactly as it was
+    server.start()
+    with httpx2.Client(base_url=server.url, timeout=5) as http:
+        assert _views(http, made) == before
+
+    acked: dict[str, list] = {m["match"]: [] for m in made}
+    for round_ in range(3):                                # killed while actions are in flight
+        stop = threading.Event()
+        threads = [threading.Thread(target=_player, args=(server.url, m, acked[m["match"]], stop, round_ * 10 + k))
+                   for k, m in enumerate(made)]
+        for t in threads:
+            t.start()
+        time.sleep(0.4 + random.Random(round_).random() * 0.6)
+        server.kill()
+        stop.set()
+        for t in threads:
+            t.join(timeout=10)
+        server.start()
+        with httpx2.Client(base_url=server.url, timeout=5) as http:
+            for m in made:
+                token = next(iter(m["tokens"].values()))
+                version = http.get(f"/api/matches/{m['match']}/view", headers=auth(token)).json()["version"]
+                answered = max((after for *_, after in acked[m["match"]]), default=0)
+                assert version >= answered, "an answered action was lost"
+
+    assert sum(len(a) for a in acked.values()) > 20, "the kills came before any play"
+    stop = threading.Event()
+    for k, m in enumerate(made):                           # finish every match on the resumed server
+        _player(server.url, m, acked[m["match"]], stop, 100 + k)
+    with httpx2.Client(base_url=server.url, timeout=5) as http:
+        for m in made:
+            token = next(iter(m["tokens"].values()))
+            log = http.get(f"/api/matches/{m['match']}/log", headers=auth(token)).json()
+            assert "actions" in log, log
+            for at, seat, action, _ in acked[m["match"]]:
+                assert log["actions"][at] == {"seat": seat, "action": action}
+            st = load_game(log["spec"], log["options"]).new_match(seed=log["seed"])
+            for step in log["actions"]:
+                if st.hand_over:
+                    st.next_hand()
+                st.apply(step["action"], step["seat"])
+            assert st.match_over and st.events == log["events"]

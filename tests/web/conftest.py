@@ -1,0 +1,94 @@
+"""A real server in a thread and Debian's Chromium driven by Playwright (no browser download).
+
+Chromium is /usr/bin/chromium, installed by .ci/run; without it the browser tests are
+skipped on a developer's machine and fail under CI (CI=true), so a missing browser is never
+a silent pass there.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SHOTS = Path(__file__).parent / "screenshots"
+
+
+def _need_browser() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: .ci/run installs Debian's chromium")
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+
+
+class LiveServer:
+    """uvicorn serving the app on a free loopback port, in a daemon thread."""
+
+    def __init__(self) -> None:
+        import uvicorn
+
+        from interpreter.server.app import create_app
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.app = create_app(":memory:")
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                                    log_level="warning", access_log=False))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> "LiveServer":
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.server.started, "the server did not start"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    pytest.importorskip("uvicorn")
+    with LiveServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    _need_browser()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+        context = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS, headless=True,
+                                                       viewport={"width": 1000, "height": 940})
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    SHOTS.mkdir(exist_ok=True)
+    return SHOTS

@@ -1,0 +1,216 @@
+"""The web board in a real browser (Debian's Chromium, driven by Playwright), after seed
+004's board: "Your own hand is face up. Everyone else's is face down. The call bar shows only
+the calls you can press right now ... each call that is there is at least 44 pixels tall. A
+call lights a banner across the table. The trick strip marks each trick Us, Them, or Tie from
+where you sit. The score is a row of matchsticks, early then late when the target is 30. Your
+own hand prints its envido as Points." — for every bundled spec, through the public API only.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from rulespec.load import bundled_names, open_spec
+
+CARD_VERBS = ("play", "cover")
+
+
+def open_match(page, server, spec: str, seed: int, **options: Any):
+    """Create a match from the lobby (seat 0, heuristic bots) and return the server's match."""
+    page.goto(f"{server.url}/?fast=1&spec={spec}")
+    page.wait_for_selector('[data-option]', state="attached")
+    for name, value in options.items():
+        page.select_option(f'[data-option="{name}"]', value=json.dumps(value))
+    page.fill("#seed", str(seed))
+    page.click("#deal")
+    page.wait_for_selector("#board[data-version]")
+    match_id = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('match')")
+    return server.app.state.book.matches[match_id]
+
+
+def synced(page, match) -> dict:
+    """Wait until the page shows the match's current version; the seat's observation then."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if page.get_attribute("#board", "data-version") == str(match.version):
+            return match.state.observation(0)
+        time.sleep(0.02)
+    raise AssertionError("the board did not catch up with the match")
+
+
+def label(action: str) -> str:
+    words = action.replace("_", " ")
+    return {"accept": "Accept", "decline": "Decline", "fold": "Fold", "announce": "Announce",
+            "good": "Yours are good"}.get(action, words[:1].upper() + words[1:])
+
+
+def check_board(page, match, obs: dict) -> None:
+    """Everything the seed's board paragraph asks for, against the seat's observation."""
+    calls = [a for a in obs["legal"] if a.split()[0] not in CARD_VERBS]
+    bar = page.locator("#call-bar button")
+    assert bar.evaluate_all("bs => bs.map(b => b.dataset.action)") == calls
+    assert all(h >= 44 for h in bar.evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)"))
+    assert bar.evaluate_all("bs => bs.map(b => b.textContent)") == [label(a) for a in calls]
+    plays = sorted(a for a in obs["legal"] if a.startswith("play "))
+    shown = page.locator("#hand button.playable").evaluate_all("bs => bs.map(b => b.dataset.action)")
+    assert sorted(shown) == plays
+    if obs["hand"] is not None:                               # own hand face up
+        faces = page.locator("#hand .face").evaluate_all("fs => fs.map(f => f.dataset.card)")
+        assert faces == obs["hand"]
+    others = sum(n for s, n in enumerate(obs["hand_sizes"]) if s != 0)
+    assert page.locator("#seats .back").count() == others     # everyone else's face down
+    assert page.locator("#seats .face").count() == 0
+    team = obs["team"]
+    strip = page.locator("#trick-strip .trick").evaluate_all("ts => ts.map(t => t.dataset.result)")
+    expected = ["Tie" if r == "tie" else "Us" if r == team else "Them" for r in obs["tricks"]]
+    assert strip[:len(expected)] == expected and all(r == "–" for r in strip[len(expected):])
+    for t, points in enumerate(obs["score"]):
+        row = page.locator(f'#score .team[data-team="{t}"]')
+        assert row.locator(".stick").count() == obs["target"]
+        assert row.locator(".stick.lit").count() == min(points, obs["target"])
+    contests = match.game.contests
+    if contests and obs["values"].get(contests[0].value) is not None:
+        assert page.locator("#points").inner_text().startswith(f"Points {obs['values'][contests[0].value]}")
+    if obs["turned"]:
+        assert page.locator("#turned .face").get_attribute("data-card") == obs["turned"]
+    else:
+        assert page.locator("#turned").is_hidden()
+
+
+def choose(obs: dict) -> str:
+    """Finish the hand: play a card when one may, else answer, else the first call."""
+    legal = obs["legal"]
+    for action in legal:
+        if action.startswith("play "):
+            return action
+    for verb in ("accept", "announce", "good"):
+        if verb in legal:
+            return verb
+    return legal[0]
+
+
+def _specs() -> list[tuple[str, dict]]:
+    out = []
+    for name in bundled_names():
+        players = [o for o in open_spec(name).options if o.name == "players"]
+        out.append((name, {}))
+        if players and max(players[0].values) > min(players[0].values):
+            out.append((name, {"players": max(players[0].values)}))
+    return out
+
+
+@pytest.mark.parametrize("spec,options", _specs(), ids=lambda v: v if isinstance(v, str) else str(v or ""))
+def test_a_whole_hand_played_by_clicking(page, live_server, shots, spec, options) -> None:
+    match = open_match(page, live_server, spec, seed=11, **options)
+    name = f"{spec}-{options.get('players', 'default')}"
+    page.screenshot(path=str(shots / f"{name}-deal.png"))
+    hand = match.state.hand_number
+    for step in range(200):
+        obs = synced(page, match)
+        if match.state.hand_number > hand or match.state.match_over:
+            break
+        check_board(page, match, obs)
+        action = choose(obs)
+        if step == 2:
+            page.screenshot(path=str(shots / f"{name}-playing.png"))
+        before = match.version
+        page.click(f'[data-action="{action}"]')
+        deadline = time.monotonic() + 10
+        while match.version == before and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        raise AssertionError("the hand did not end")
+    obs = synced(page, match)
+    check_board(page, match, obs)
+    assert page.locator("#log li").filter(has_text="Hand over").count() >= 1
+    page.screenshot(path=str(shots / f"{name}-next-hand.png"))
+
+
+def test_a_call_lights_the_banner(page, live_server, shots) -> None:
+    match = open_match(page, live_server, "teg", seed=5)
+    obs = synced(page, match)
+    call = next(a for a in obs["legal"] if a in match.game.stake_names)
+    page.click(f'#call-bar [data-action="{call}"]')
+    banner = page.locator("#banner")
+    banner.wait_for(state="visible")
+    assert banner.inner_text() == f"You: {label(call)}!"
+    width = banner.evaluate("b => b.offsetWidth")              # its layout box, whatever the animation
+    assert width >= page.locator("#table").evaluate("t => t.clientWidth") * 0.95     # across the table
+    page.screenshot(path=str(shots / "banner.png"))
+
+
+@pytest.mark.parametrize("target,halves", [(30, ["early", "late"]), (15, [""])])
+def test_the_score_is_matchsticks_early_then_late_at_thirty(page, live_server, target, halves) -> None:
+    open_match(page, live_server, "board", seed=2, target=target)
+    row = page.locator('#score .team[data-team="0"]')
+    found = row.locator(".half").evaluate_all("hs => hs.map(h => h.className.replace('half', '').trim())")
+    assert found == halves
+    per_half = target // len(halves)
+    assert row.locator(".half").first.locator(".stick").count() == per_half
+
+
+def test_a_forged_illegal_request_from_the_page_is_refused_with_the_reason(page, live_server) -> None:
+    """The board offers only legal moves; a request forged in the page gets the server's reason."""
+    match = open_match(page, live_server, "teg", seed=5)
+    synced(page, match)
+    before = match.version
+    answer = page.evaluate("""async () => {
+        const match = new URLSearchParams(location.hash.slice(1)).get('match');
+        const seat = JSON.parse(sessionStorage.getItem(`seat:${match}`));
+        const r = await fetch(`/api/matches/${match}/actions`, {method: 'POST',
+            headers: {'content-type': 'application/json', authorization: `Bearer ${seat.token}`},
+            body: JSON.stringify({action: 'accept'})});
+        return [r.status, await r.json()];
+    }""")
+    assert answer[0] == 409 and answer[1]["error"]["reason"] == "no call is waiting for an answer"
+    assert match.version == before
+
+
+def test_a_card_is_covered_with_the_face_down_toggle(page, live_server, shots) -> None:
+    """Where the spec allows covered cards, the board offers them only when they are legal."""
+    match = open_match(page, live_server, "paulista", seed=3)
+    toggle = page.locator("#face-down")
+    for _ in range(60):
+        obs = synced(page, match)
+        covers = sorted(a for a in obs["legal"] if a.startswith("cover "))
+        assert toggle.is_visible() == bool(covers)
+        if covers:
+            break
+        before = match.version
+        page.click(f'[data-action="{choose(obs)}"]')
+        while match.version == before:
+            time.sleep(0.01)
+    else:
+        pytest.skip("no covered card became legal in this deal")
+    toggle.click()
+    shown = page.locator("#hand button.playable").evaluate_all("bs => bs.map(b => b.dataset.action)")
+    assert sorted(shown) == covers
+    card = covers[0].split()[1]
+    page.click(f'[data-action="{covers[0]}"]')
+    page.wait_for_selector(f'#log li:has-text("You: cover {card} (face down)")', state="attached")
+    assert {"type": "action", "seat": 0, "action": "cover", "card": card, "only": 0} in match.state.events
+    page.screenshot(path=str(shots / "paulista-covered.png"))
+
+
+def test_a_whole_match_ends_with_its_replay_log(page, live_server, shots) -> None:
+    match = open_match(page, live_server, "vanikar", seed=4, target=min(open_spec("vanikar").option("target").values))
+    for _ in range(400):
+        obs = synced(page, match)
+        if obs["match_over"]:
+            break
+        before = match.version
+        page.click(f'[data-action="{choose(obs)}"]')
+        while match.version == before:
+            time.sleep(0.01)
+    else:
+        raise AssertionError("the match did not end")
+    page.wait_for_selector("#over:not([hidden])")
+    assert page.locator("#call-bar button").count() == 0
+    page.click("#replay")
+    page.wait_for_selector("#replay-log:not([hidden])")
+    log = json.loads(page.locator("#replay-log").inner_text())
+    assert log["seed"] == 4 and len(log["actions"]) == match.version
+    page.screenshot(path=str(shots / "match-over.png"))

@@ -1,0 +1,210 @@
+"""Load test: N concurrent matches of client-side random bots against one `truco serve`.
+
+Every seat of every match is a human seat driven over loopback HTTP by a random bot in this
+process; each bot reads its legal actions, picks one, and submits it. Each match has its own
+keep-alive connection, spoken with a minimal HTTP/1.1 client so that the figures measure the
+server rather than a client library. At the end every
+match's replay log is fetched and compared with the actions the server answered: an answered
+action missing from the log is a lost action. Prints actions/s, requests/s, errors and lost
+actions (and `--json` a machine-readable report); exits 1 on any error or lost action.
+
+    python tools/load.py --matches 50                 # starts its own server on a free port
+    python tools/load.py --matches 50 --url http://127.0.0.1:8000
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from urllib.error import URLError
+from urllib.parse import urlsplit
+from urllib.request import urlopen
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection: JSON requests in, (status, JSON) out."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n" \
+               f"Content-Length: {len(data)}\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + data)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) != b"\r\n":
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        return status, json.loads(await self.reader.readexactly(length))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+@dataclass
+class Tally:
+    """What the bots did, and what went wrong."""
+
+    actions: int = 0
+    requests: int = 0
+    errors: list[str] = field(default_factory=list)
+    lost: int = 0
+    answered: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)   # match → (at, seat, action)
+
+
+async def _call(http: Connection, tally: Tally, method: str, url: str, body: Any = None,
+                token: str | None = None) -> dict[str, Any] | None:
+    tally.requests += 1
+    try:
+        status, data = await http.request(method, url, body, token)
+    except (OSError, ValueError, asyncio.IncompleteReadError) as err:
+        tally.errors.append(f"{method} {url}: {err!r}")
+        return None
+    if status >= 400:
+        tally.errors.append(f"{method} {url}: {status} {json.dumps(data)[:200]}")
+        return None
+    return data
+
+
+async def play_match(host: str, port: int, tally: Tally, spec: str, options: dict[str, Any], seed: int,
+                     max_actions: int) -> None:
+    """One match on its own connection."""
+    http = Connection(host, port)
+    try:
+        await _play(http, tally, spec, options, seed, max_actions)
+    finally:
+        http.close()
+
+
+async def _play(http: Connection, tally: Tally, spec: str, options: dict[str, Any], seed: int,
+                max_actions: int) -> None:
+    """Every seat a random bot, until the match ends; then check the match's log."""
+    made = await _call(http, tally, "POST", "/api/matches", {"spec": spec, "options": options, "seed": seed})
+    if made is None:
+        return
+    match = made["match"]
+    tokens = {int(s): t for s, t in made["tokens"].items()}
+    answered = tally.answered.setdefault(match, [])
+    rng = random.Random(seed)
+    seat = min(tokens)
+    legal = await _call(http, tally, "GET", f"/api/matches/{match}/legal", token=tokens[seat])
+    while legal is not None and len(answered) < max_actions:
+        if legal["to_act"] is None:
+            break
+        if legal["to_act"] != seat:
+            seat = legal["to_act"]
+            legal = await _call(http, tally, "GET", f"/api/matches/{match}/legal", token=tokens[seat])
+            continue
+        action = rng.choice(legal["legal"])
+        done = await _call(http, tally, "POST", f"/api/matches/{match}/actions",
+                           {"action": action, "version": legal["version"]}, tokens[seat])
+        if done is None:
+            return
+        answered.append((legal["version"], seat, action))
+        tally.actions += 1
+        obs = done["observation"]
+        legal = {"to_act": obs["to_act"], "legal": obs["legal"], "version": done["version"]}
+    log = await _call(http, tally, "GET", f"/api/matches/{match}/log", token=tokens[min(tokens)])
+    if log is None:
+        return
+    logged = log["actions"]
+    for at, s, action in answered:
+        if at >= len(logged) or logged[at] != {"seat": s, "action": action}:
+            tally.lost += 1
+    if len(logged) != len(answered):
+        tally.errors.append(f"match {match}: the log holds {len(logged)} actions, {len(answered)} were answered")
+
+
+async def run_load(url: str, matches: int, spec: str, options: dict[str, Any], max_actions: int) -> dict[str, Any]:
+    tally = Tally()
+    where = urlsplit(url)
+    host, port = where.hostname or "127.0.0.1", where.port or 80
+    start = time.perf_counter()
+    await asyncio.gather(*(play_match(host, port, tally, spec, options, seed, max_actions) for seed in range(matches)))
+    elapsed = time.perf_counter() - start
+    return {"matches": matches, "spec": spec, "options": options, "seconds": round(elapsed, 2),
+            "actions": tally.actions, "requests": tally.requests,
+            "actions_per_second": round(tally.actions / elapsed, 1),
+            "requests_per_second": round(tally.requests / elapsed, 1),
+            "errors": len(tally.errors), "lost_actions": tally.lost, "first_errors": tally.errors[:5]}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+    """`truco serve` on a free loopback port, waited for until it answers."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(db), "--port", str(port)],
+                            stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urlopen(f"{url}/api/specs", timeout=1):
+                return proc, url
+        except (URLError, OSError):
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--matches", type=int, default=50, help="concurrent matches")
+    ap.add_argument("--spec", default="teg")
+    ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--url", default=None, help="a running server (default: start one on a temporary database)")
+    ap.add_argument("--max-actions", type=int, default=10_000, help="stop a match after this many actions")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    args = ap.parse_args(argv)
+    options = dict(pair.split("=", 1) for pair in args.option)
+    proc = None
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.url
+        if url is None:
+            proc, url = start_server(Path(tmp) / "load.sqlite3")
+        try:
+            report = asyncio.run(run_load(url, args.matches, args.spec, options, args.max_actions))
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=10)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"{report['matches']} concurrent matches of {report['spec']} {report['options']}: "
+              f"{report['actions']} actions in {report['seconds']} s = {report['actions_per_second']} actions/s "
+              f"({report['requests_per_second']} requests/s); errors {report['errors']}, "
+              f"lost actions {report['lost_actions']}")
+        for line in report["first_errors"]:
+            print("  ", line)
+    return 1 if report["errors"] or report["lost_actions"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
