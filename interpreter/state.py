@@ -6,6 +6,7 @@ contests, counts, tricks and the formulas the spec compiled into closures.
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -56,6 +57,27 @@ class Count:
     @property
     def seat(self) -> int:
         return self.order[self.index]
+
+
+def shuffled(rng: random.Random, n: int) -> list[int]:
+    """`range(n)` in exactly the order `rng.shuffle` leaves it, drawing the same bits.
+
+    The deal was a fifth of random play, most of it the method calls inside `shuffle`;
+    this is its Fisher-Yates loop inlined (a test checks the two agree)."""
+    deck = list(range(n))
+    bits = rng.getrandbits
+    for i, width in _draws(n):
+        j = bits(width)
+        while j > i:
+            j = bits(width)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@functools.cache
+def _draws(n: int) -> tuple[tuple[int, int], ...]:
+    """Each step of the shuffle: the position it fills and how many random bits it draws."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
 
 
 class State:
@@ -156,8 +178,7 @@ class State:
                 else:
                     self.turned = self.rng.choice([c for c in range(len(g.cards)) if c not in used])
         else:
-            deck = list(range(len(g.cards)))
-            self.rng.shuffle(deck)
+            deck = shuffled(self.rng, len(g.cards))
             for k, seat in enumerate(order):
                 self.dealt[seat] = tuple(deck[k * size:(k + 1) * size])
             if g.turns_card:
@@ -310,8 +331,8 @@ class State:
         if cs.status == CLOSED:
             return []
         out: list[Action] = []
-        holds = cont.declares and self._holds(cont, seat)      # only declarations ask what a hand holds
         if answering is not None and answering.contest == cont.index:
+            holds = cont.declares and self._holds(cont, seat)  # only declarations ask what a hand holds
             last = answering.call
             used = [c for c, _ in cs.chain]
             for name, call in cont.calls.items():
@@ -328,6 +349,7 @@ class State:
                 return []
         if not cont.window(ctx):
             return []
+        holds = cont.declares and self._holds(cont, seat)
         if cs.status == IDLE:
             for name in cont.openers:
                 if (not cont.calls[name].declare or holds) and cont.allowed[name](ctx):
@@ -528,9 +550,11 @@ class State:
         strength = self.strength
         shown = [(s, c) for s, c, cov in self.trick if not cov or g.cover_counts]
         winner_seat: int | None = None
+        first_best: int | None = None        # who first played the best card shown
         if shown:
             best = max(strength[c] for _, c in shown)
             top = [s for s, c in shown if strength[c] == best]
+            first_best = top[0]
             teams = {g.team_of[s] for s in top}
             if len(teams) == 1 and (len(top) == 1 or g.partners_tie == "team_wins"):
                 winner_seat = top[0]
@@ -550,6 +574,8 @@ class State:
             self.leader = winner_seat
         elif g.after_tie == "mano":
             self.leader = self.mano
+        elif g.after_tie == "first_best" and first_best is not None:
+            self.leader = first_best
         self.turn = self.leader
 
     def _stake_call(self, seat: int, name: str) -> None:

@@ -1,0 +1,105 @@
+"""The uruguayo conformance cases, replayed in pytruco's Partida: the same deals and actions
+(`Partida.parse_jugada`) must be legal there, the actions a case rejects must be refused there
+too (`IJugada.ok`), and every score and hand end the case expects must be pytruco's.
+
+Cases that select an interpretation choice pytruco does not make are the spec's own and are
+left out, as is differences.yaml, which shows where the spec plays otherwise than pytruco; so
+are the expectations pytruco has no counterpart for (legal sets, seat to act). A case that sets
+no reading plays the same under the reglamento's and pytruco's (pieza_pair_envido, plain_flor):
+one whose outcome depends on them names the reading in its options.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytruco.pdt.equipo import Equipo
+from pytruco.pdt.partida import Partida
+
+from rulespec.load import open_spec
+from rulespec.yamlload import load_yaml_file
+from tests.uruguayo.differential import VERBS
+from tests.uruguayo.oracle import PYTRUCO_READINGS
+from tests.uruguayo.pytruco_cards import carta, pytruco_name
+
+ROOT = Path(__file__).parents[1] / "conformance" / "uruguayo"
+DIFFERENCES = ROOT / "differences.yaml"
+PYTRUCO = {o.name: o.default for o in open_spec("uruguayo").options} | PYTRUCO_READINGS
+TABLE = ("players", "target")
+
+
+def pytruco_cases() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(id, options, case) for every case with actions whose options are pytruco's."""
+    out = []
+    for path in sorted(set(ROOT.rglob("*.yaml")) - {DIFFERENCES}):
+        data = load_yaml_file(path).data
+        for case in data["cases"]:
+            options = {**data.get("options", {}), **case.get("options", {})}
+            if "actions" in case and all(k in TABLE or PYTRUCO[k] == v for k, v in options.items()):
+                out.append((f"{path.relative_to(ROOT)}::{case['name']}", options, case))
+    return out
+
+
+CASES = pytruco_cases()
+
+
+class Replay:
+    """One case's deals and actions in a Partida."""
+
+    def __init__(self, options: dict[str, Any], case: dict[str, Any]) -> None:
+        players = int(options.get("players", 2))
+        self.names = [f"p{s}" for s in range(players)]
+        self.partida = Partida(int(options.get("target", PYTRUCO["target"])), self.names[0::2],
+                               self.names[1::2], verbose=False)
+        self.partida.puntajes[Equipo.AZUL], self.partida.puntajes[Equipo.ROJO] = case.get("score", [0, 0])
+        mano = (case.get("dealer", players - 1) + 1) % players
+        self.partida.ronda.el_mano = self.partida.ronda.turno = mano
+        self.deals = list(case.get("deals") or [{"hands": case["hands"], "vira": case.get("vira")}])
+        self.vira = case.get("vira")
+        self.load()
+
+    def load(self) -> None:
+        deal = self.deals.pop(0)
+        ronda = self.partida.ronda
+        ronda.set_muestra(carta(deal.get("vira", self.vira)))
+        ronda.set_cartas([[carta(c) for c in hand] for hand in deal["hands"]])
+        self.muestra = ronda.muestra
+
+    def jugada(self, text: str):
+        seat, verb, *arg = text.split()
+        word = pytruco_name(arg[0]) if verb == "play" else VERBS[verb]
+        return self.partida.parse_jugada(f"{self.names[int(seat)]} {word}")
+
+    def hand_over(self) -> bool:
+        return self.partida.ronda.muestra is not self.muestra or self.partida.terminada()
+
+    def step(self, number: int, step: Any) -> None:
+        if isinstance(step, str) or "reject" in step:
+            if self.hand_over() and self.deals and not self.partida.terminada():
+                self.load()                  # the next deal of the case, as `truco replay` does
+        if isinstance(step, str):
+            jugada = self.jugada(step)
+            assert jugada.ok(self.partida)[1], f"step {number}: pytruco refuses {step!r}"
+            jugada.hacer(self.partida)
+        elif "reject" in step:
+            assert not self.jugada(step["reject"]).ok(self.partida)[1], \
+                f"step {number}: pytruco allows {step['reject']!r}"
+        else:
+            expect = step["expect"]
+            if "score" in expect:
+                got = [self.partida.puntajes[Equipo.AZUL], self.partida.puntajes[Equipo.ROJO]]
+                assert got == expect["score"], f"step {number}: pytruco's score is {got}"
+            if "hand_over" in expect:
+                assert self.hand_over() == expect["hand_over"], f"step {number}: pytruco's hand_over"
+
+
+def test_there_are_cases_to_replay() -> None:
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize("options, case", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_the_case_replays_in_pytruco(options: dict[str, Any], case: dict[str, Any]) -> None:
+    replay = Replay(options, case)
+    for number, step in enumerate(case["actions"], start=1):
+        replay.step(number, step)
