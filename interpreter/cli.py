@@ -17,6 +17,9 @@ from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 # a parser whose `run(args, console) -> int` default does the work.
 EXTENSIONS: tuple[str, ...] = (
     "interpreter.server.command",
+    "interpreter.bench",
+    "interpreter.simulate",
+    "interpreter.analyze",
 )
 
 
