@@ -17,11 +17,27 @@ _PLAIN = ("seed", "score", "dealer", "hand_number", "match_over", "winner", "han
 
 
 def clone(st: State) -> State:
-    """A deep copy sharing only the immutable compiled game."""
+    """An independent copy, built field by field: what is never mutated in place (the game,
+    card codes, tuples, logged events) is shared, the rest is copied one level at a time,
+    which is several times faster than a deep copy for search and bots."""
     new = State.__new__(State)
-    memo = {id(st.game): st.game}
-    for k, v in st.__dict__.items():
-        new.__dict__[k] = v if k in ("game", "strength") else copy.deepcopy(v, memo)
+    d = new.__dict__
+    d.update(st.__dict__)                       # ints, strings, tuples, the game: shared as they are
+    for k in ("score", "played", "results", "called_log", "special", "script", "events", "trick", "dealt"):
+        d[k] = list(getattr(st, k))
+    d["hands"] = [list(h) for h in st.hands]
+    d["history"] = [list(t) for t in st.history]
+    d["called"] = set(st.called)
+    d["accepted"] = set(st.accepted)
+    d["pending"] = copy.copy(st.pending)
+    d["suspended"] = copy.copy(st.suspended)
+    d["contests"] = [ContestState(c.status, list(c.chain), list(c.declared)) for c in st.contests]
+    c = st.count
+    d["count"] = None if c is None else Count(c.contest, list(c.order), c.index, c.best_seat, c.best_value,
+                                              list(c.announced))
+    d["_legal"] = None
+    d["rng"] = random.Random()
+    d["rng"].setstate(st.rng.getstate())
     return new
 
 
@@ -31,7 +47,7 @@ def to_json(st: State) -> dict[str, Any]:
     data["options"] = dict(st.game.options)
     data["rng"] = _rng_state(st.rng)
     data["script"] = [{"hands": [list(h) for h in d.hands], "turned": d.turned} for d in st.script]
-    data["events"] = copy.deepcopy(st.events)
+    data["events"] = [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in st.events]
     data["dealt"] = [list(h) for h in st.dealt]
     data["hands"] = [list(h) for h in st.hands]
     data["trick"] = [list(t) for t in st.trick]
