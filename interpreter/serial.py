@@ -2,6 +2,8 @@
 so a restored match continues exactly as the original would."""
 from __future__ import annotations
 
+import array
+import base64
 import copy
 import random
 from typing import TYPE_CHECKING, Any
@@ -72,7 +74,7 @@ def from_json(game: "Game", data: dict[str, Any]) -> State:
         setattr(st, k, copy.deepcopy(data[k]))
     st.rng.setstate(_rng_restore(data["rng"]))
     st.script = [Deal(tuple(tuple(h) for h in d["hands"]), d["turned"]) for d in data["script"]]
-    st.events = copy.deepcopy(data["events"])
+    st.events = [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in data["events"]]
     st.dealt = [tuple(h) for h in data["dealt"]]
     st.hands = [list(h) for h in data["hands"]]
     st.trick = [tuple(t) for t in data["trick"]]
@@ -99,9 +101,12 @@ def _unpending(d: dict[str, Any] | None) -> Pending | None:
 
 
 def _rng_state(rng: random.Random) -> list[Any]:
+    """The generator's 625 words as one base64 string: most of a state's JSON otherwise."""
     version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
+    return [version, base64.b64encode(array.array("L", internal).tobytes()).decode("ascii"), gauss]
 
 
 def _rng_restore(data: list[Any]) -> tuple[Any, ...]:
-    return (data[0], tuple(data[1]), data[2])
+    words = array.array("L")
+    words.frombytes(base64.b64decode(data[1]))
+    return (data[0], tuple(words), data[2])
