@@ -1,59 +1,490 @@
-"""`truco check`: load every spec under every option combination and report what fails."""
+"""`truco check`: everything wrong with a spec before a game is played, best first.
+
+Stages, each on what the previous left usable: the schema and the DSL (loading); the
+static checks of the merged tree (rulespec.checks); for each option combination, the
+build, the static checks of its IR, the compile, the payoff rules (payoffs.py) and the
+exhaustive pass over one hand (explore.py). A finding is reported once, with the
+options under which it was first seen and, where the engine found it, the actions that
+reach it (written as a conformance case with `--cases`).
+"""
 from __future__ import annotations
 
+import itertools
 import json
+import math
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Iterator, Mapping
 
+import yaml
 from rich.console import Console
+from rich.markup import escape
 
-from rulespec.errors import Diagnostic, SpecError, SpecNotFound, TrucoError
-from rulespec.load import open_spec
+from rulespec.checks import check_source, check_spec
+from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound, TrucoError
+from rulespec.ir import OptionDecl, OptionValue, Span
+from rulespec.load import SpecSource, open_spec
 
+from interpreter.explore import Exploration, Violation, Witness, explore
 from interpreter.game import Game
+from interpreter.payoffs import Payoffs, payoffs, show
 
-MAX_COMBINATIONS = 512
+ALL_UP_TO = 64
+"""Every combination of options is checked up to this many; beyond, every pair of values."""
+
+LOAD, STATIC, BUILD, PAYOFF, EXPLORE = range(5)
+"""Stages, in the order they run and findings are ranked."""
+
+Combo = dict[str, OptionValue]
 
 
-def diagnose(name: str) -> list[Diagnostic]:
-    """Every diagnostic for one spec: schema and DSL errors, then compile errors per option set."""
+@dataclass
+class Finding:
+    diagnostic: Diagnostic
+    stage: int
+    options: Combo | None = None
+    witness: Witness | None = None
+    expect: dict[str, Any] | None = None
+    seen: int = 1
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        d = self.diagnostic
+        out: dict[str, Any] = {"severity": d.severity, "file": d.loc.file if d.loc else None,
+                               "line": d.loc.line if d.loc else None, "col": d.loc.col if d.loc else None,
+                               "path": d.path, "message": d.message, "source": d.source}
+        if self.options is not None:
+            out["options"] = self.options
+        if self.witness is not None:
+            out["actions"] = list(self.witness.actions)
+        return out
+
+
+@dataclass
+class Report:
+    """One spec's findings and what the checker covered to find them."""
+
+    name: str
+    findings: list[Finding] = field(default_factory=list)
+    unusable: str | None = None
+    total: int = 0
+    checked: int = 0
+    explored: int = 0
+    states: int = 0
+    transitions: int = 0
+    longest: int = 0
+    scores: int = 0
+    seconds: float = 0.0
+    exploring: float = 0.0
+    deals: list[str] = field(default_factory=list)
+    uncapped: set[str] = field(default_factory=set)
+    cut: bool = False
+    interpretations: list[OptionDecl] = field(default_factory=list)
+    source: SpecSource | None = None
+
+    def figures(self) -> dict[str, Any]:
+        return {"combinations": self.total, "checked": self.checked, "explored": self.explored,
+                "states": self.states, "transitions": self.transitions, "longest_hand": self.longest,
+                "scores_checked": self.scores, "seconds": round(self.seconds, 3),
+                "exploring_seconds": round(self.exploring, 3), "deals": self.deals,
+                "uncapped": sorted(self.uncapped), "cut": self.cut,
+                "interpretations": [{"name": o.name, "values": list(o.values), "default": o.default,
+                                     "doc": o.doc, "source": o.cited.source, "note": o.cited.note}
+                                    for o in self.interpretations]}
+
+
+# -- choosing option combinations ---------------------------------------------------------
+
+
+def combinations(options: tuple[OptionDecl, ...], limit: int = ALL_UP_TO) -> tuple[list[Combo], int]:
+    """Every combination when there are at most `limit`, else a set that holds every pair of
+    option values together at least once (and so every single value); the defaults first;
+    and the total."""
+    total = math.prod(len(o.values) for o in options)
+    if total <= limit:
+        names = [o.name for o in options]
+        every = [dict(zip(names, vs)) for vs in itertools.product(*(o.values for o in options))]
+        default = {o.name: o.default for o in options}
+        return [default] + [c for c in every if c != default], total     # findings name the defaults first
+    chosen = pairwise(options)
+    return chosen + [c for c in each_value(options) if c not in chosen], total
+
+
+def restrict(source: SpecSource, fixed: Mapping[str, object]) -> tuple[OptionDecl, ...]:
+    """The spec's options with some fixed to one value (checked and coerced as a table would)."""
+    chosen = source.resolve(fixed)
+    return tuple(replace(o, values=(chosen[o.name],), default=chosen[o.name]) if o.name in fixed else o
+                 for o in source.options)
+
+
+def each_value(options: tuple[OptionDecl, ...]) -> list[Combo]:
+    """The defaults, then combinations that give every option each of its other values
+    (several options change at once), so every single value is used at least once."""
+    default = {o.name: o.default for o in options}
+    left = {o.name: [v for v in o.values if v != o.default] for o in options}
+    out = [default]
+    while any(left.values()):
+        out.append({n: (left[n].pop(0) if left[n] else default[n]) for n in default})
+    return out
+
+
+def pairwise(options: tuple[OptionDecl, ...]) -> list[Combo]:
+    """A small set of combinations covering every pair of values of two options (greedy,
+    deterministic), starting from the defaults."""
+    names = [o.name for o in options]
+    values = {o.name: o.values for o in options}
+    uncovered = {(a, va, b, vb) for a, b in itertools.combinations(names, 2)
+                 for va in values[a] for vb in values[b]}
+    default = {o.name: o.default for o in options}
+    out: list[Combo] = []
+
+    def cover(c: Combo) -> None:
+        for a, b in itertools.combinations(names, 2):
+            uncovered.discard((a, c[a], b, c[b]))
+
+    out.append(default)
+    cover(default)
+    while uncovered:
+        a, va, b, vb = min(uncovered, key=lambda p: (names.index(p[0]), names.index(p[2]), repr(p)))
+        combo = {**default, a: va, b: vb}
+        for n in names:
+            if n in (a, b):
+                continue
+            combo[n] = max(values[n], key=lambda v: sum(
+                1 for m in names if m != n and ((n, v, m, combo[m]) in uncovered or (m, combo[m], n, v) in uncovered)))
+        if combo not in out:
+            out.append(combo)
+        cover(combo)
+    return out
+
+
+# -- one spec -----------------------------------------------------------------------------
+
+
+class _Collector:
+    """Findings of one spec across combinations: each once, the options first seen noted."""
+
+    def __init__(self, defaults: Combo) -> None:
+        self.defaults = defaults
+        self.found: dict[tuple, Finding] = {}
+
+    def add(self, d: Diagnostic, stage: int, combo: Combo | None = None, witness: Witness | None = None,
+            expect: dict[str, Any] | None = None, detail: str = "") -> None:
+        key = (d.severity, d.loc, d.path, d.message)
+        if key in self.found:
+            self.found[key].seen += 1
+            return
+        self.found[key] = Finding(d, stage, combo, witness, expect, 1, detail)
+
+    def ranked(self, combos: int) -> list[Finding]:
+        """Best first: errors, then the earliest stage, then the place in the file. A later
+        stage's finding at a path an earlier stage already reported is the same defect."""
+        by_stage = sorted(self.found.values(), key=lambda f: f.stage)
+        reported: dict[str, int] = {}
+        out = []
+        for f in by_stage:
+            first = reported.setdefault(f.diagnostic.path, f.stage)
+            if first < f.stage:
+                continue
+            out.append(self.word(f, combos))
+        loc = lambda f: (f.diagnostic.loc.file, f.diagnostic.loc.line, f.diagnostic.loc.col) \
+            if f.diagnostic.loc else ("", 0, 0)
+        return sorted(out, key=lambda f: (f.diagnostic.severity != "error", f.stage, loc(f)))
+
+    def word(self, f: Finding, combos: int) -> Finding:
+        """The message, with the options it was seen under and the actions that reach it."""
+        d = f.diagnostic
+        extra = f": {f.detail}" if f.detail else ""
+        if f.options is not None and f.seen < combos:
+            changed = {k: v for k, v in f.options.items() if self.defaults.get(k) != v}
+            extra += f" (with {_options_text(changed)})" if changed else " (with the default options)"
+        if f.witness is not None and f.witness.actions:
+            extra += f"; after: {f.witness}"
+        if not extra:
+            return f
+        return Finding(Diagnostic(d.severity, d.loc, d.path, d.message + extra, d.source), f.stage,
+                       f.options, f.witness, f.expect, f.seen, f.detail)
+
+
+def _options_text(combo: Combo) -> str:
+    return ", ".join(f"{k}={json.dumps(v) if isinstance(v, bool) else v}" for k, v in combo.items())
+
+
+def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | None = None) -> Report:
+    """Every finding for one spec (a bundled name or a path), and the checker's figures;
+    `fixed` options are checked under the given value only."""
+    report = Report(name)
+    start = time.perf_counter()
     try:
         source = open_spec(name)
+    except SpecNotFound as err:
+        report.unusable = str(err)
+        return report
     except SpecError as err:
-        return err.diagnostics
-    found: dict[str, Diagnostic] = {}
-    for i, options in enumerate(source.combinations()):
-        if i >= MAX_COMBINATIONS:
-            break
-        try:
-            Game(source.build(options))
-        except SpecError as err:
-            for d in err.diagnostics:
-                found.setdefault(str(d), d)
-    return list(found.values())
-
-
-def check_specs(names: list[str], console: Console, as_json: bool = False) -> int:
-    report: dict[str, list[dict[str, object]]] = {}
-    unusable = False
-    for name in names:
-        try:
-            diags = diagnose(name)
-        except SpecNotFound as err:
-            unusable = True
-            report[name] = [{"severity": "error", "message": str(err)}]
+        report.findings = [Finding(d, LOAD) for d in err.diagnostics]
+        return report
+    report.source = source
+    report.interpretations = [o for o in source.options if o.kind == "interpretation"]
+    try:
+        options = restrict(source, fixed or {})
+    except OptionError as err:
+        report.unusable = str(err)
+        return report
+    found = _Collector({o.name: o.default for o in options})
+    for d in check_source(source.tree, source.options, str(source.path)):
+        found.add(d, STATIC)
+    combos, report.total = combinations(options)
+    explored = {_key(c) for c in (each_value(options) if exhaustive else [])}
+    for combo in combos:
+        report.checked += 1
+        game = _build(source, combo, found)
+        if game is None:
             continue
-        except TrucoError as err:
-            diags = [Diagnostic("error", None, "$", str(err))]
-        report[name] = [{"severity": d.severity, "file": d.loc.file if d.loc else None,
-                         "line": d.loc.line if d.loc else None, "col": d.loc.col if d.loc else None,
-                         "path": d.path, "message": d.message, "source": d.source} for d in diags]
-        if not as_json:
-            for d in diags:
-                style = "bold red" if d.severity == "error" else "yellow"
-                console.print(f"[{style}]{d.severity}[/] {d}", highlight=False)
-            if not diags:
-                console.print(f"[green]ok[/] {name}", highlight=False)
+        if not _check_payoffs(game, combo, found) and _key(combo) in explored:
+            report.explored += 1
+            _explore(game, combo, found, report)
+    report.findings = found.ranked(report.checked)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _key(combo: Combo) -> tuple:
+    return tuple(sorted(combo.items()))
+
+
+def _build(source: SpecSource, combo: Combo, found: _Collector) -> Game | None:
+    try:
+        spec = source.build(combo)
+    except SpecError as err:
+        for d in err.diagnostics:
+            found.add(d, BUILD, combo)
+        return None
+    static = check_spec(spec)
+    for d in static:
+        found.add(d, STATIC, combo)
+    if any(d.severity == "error" for d in static):
+        return None                              # the engine would trip over the same defect
+    try:
+        game = Game(spec)
+    except SpecError as err:
+        for d in err.diagnostics:
+            found.add(d, BUILD, combo)
+        return None
+    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+        found.add(Diagnostic("error", Loc(spec.file, 1, 1), "$", f"the engine cannot compile the spec: {err}"),
+                  BUILD, combo)
+        return None
+    turned = _ranking_under_turned(game)
+    for d in turned:
+        found.add(d, STATIC, combo)
+    return None if turned else game
+
+
+def _ranking_under_turned(game: Game) -> list[Diagnostic]:
+    """Under every card that may be turned, the ranking and the trumps order every card."""
+    spec = game.spec
+    if not game.turns_card:
+        return []
+    ids = game.cards.ids
+    for turned, row in game.strength.items():
+        left = [ids[c] for c in range(len(ids)) if row[c] <= 0 and c != turned]
+        if left:
+            return [Diagnostic("error", spec.ranking.span.loc, spec.ranking.span.path,
+                               f"with {ids[turned]} turned, the ranking leaves out {', '.join(left)}",
+                               spec.ranking.cited.source)]
+    return []
+
+
+# -- payoffs ------------------------------------------------------------------------------
+
+
+def _check_payoffs(game: Game, combo: Combo, found: _Collector) -> bool:
+    """The ladder rises step by step, no answer pays more declined than accepted, and
+    every call that waits for an answer has a payoff both ways. True when an error was
+    found: exploring the same hands would only meet it again."""
+    before = len(found.found)
+    try:
+        table = payoffs(game)
+    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+        found.add(Diagnostic("error", game.spec.stakes.span.loc, "$", f"the payoffs cannot be computed: {err}"),
+                  PAYOFF, combo)
+        return True
+    for v in table.problems:
+        found.add(_violation(v, "error"), PAYOFF, combo, v.witness, v.expect, v.detail)
+    _ladder_rules(game, table, combo, found)
+    _chain_rules(game, table, combo, found)
+    added = list(found.found.values())[before:]
+    return any(f.diagnostic.severity == "error" for f in added) or bool(table.problems)
+
+
+def _ladder_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) -> None:
+    before, name = table.base, "an unraised hand"
+    for step in table.ladder:
+        if step.accepted <= before:
+            found.add(_at(step.worth.span, step.source, f"the ladder does not rise: {step.call} makes the hand "
+                                                        f"worth {step.accepted}, no more than {name} ({before})"),
+                      PAYOFF, combo)
+        if step.declined > step.accepted:
+            found.add(_at(step.declined_rule.span, step.source, f"declining {step.call} pays {step.declined}, "
+                                                                f"more than accepting it would ({step.accepted})"),
+                      PAYOFF, combo)
+        before, name = step.accepted, step.call
+
+
+def _chain_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) -> None:
+    """Findings are grouped by the formula to fix: one per rule, naming every chain."""
+    calls = {c.name: c for cont in game.spec.contests for c in cont.calls}
+    grouped: dict[tuple[str, Span], list[tuple[str, Witness]]] = {}
+    for chain in table.chains:
+        said = " ".join(chain.calls)
+        if calls[chain.calls[-1]].declare:
+            continue
+        rules = (("accepted", chain.accepted, chain.accept_formula),
+                 ("declined", chain.declined, chain.decline_formula))
+        for how, pays, rule in rules:
+            span = rule.span if rule else chain.span
+            if pays is None and not chain.unsettled:
+                grouped.setdefault((f"no payoff when it is {how}", span), []).append((said, chain.witness))
+            elif pays is not None and sum(pays) == 0:
+                grouped.setdefault((f"pays nothing when it is {how}", span), []).append((said, chain.witness))
+        if chain.accepted and chain.declined and not chain.varies:
+            # a payoff that reads the score (what the leader lacks) may fall below what was
+            # accumulated, as the rulebooks have it; points past the target change nothing
+            accepted = sum(min(p, game.target) for p in chain.accepted)
+            declined = sum(min(p, game.target) for p in chain.declined)
+            if declined > accepted:
+                span = chain.decline_formula.span if chain.decline_formula else chain.span
+                said += f" ({show(chain.declined)} declined, {show(chain.accepted)} accepted)"
+                grouped.setdefault(("pays more declined than accepting it would", span), []).append(
+                    (said, chain.witness))
+    for (what, span), chains in grouped.items():
+        severity: Severity = "warning" if what.startswith("pays nothing") else "error"
+        first, witness = chains[0]
+        more = f"; also {', '.join(c for c, _ in chains[1:])}" if len(chains) > 1 else ""
+        found.add(_at(span, None, f"{first} {what}{more}", severity), PAYOFF, combo, witness)
+
+
+def _at(span: Span, source: str | None, message: str, severity: Severity = "error") -> Diagnostic:
+    return Diagnostic(severity, span.loc, span.path, message, source)
+
+
+def _violation(v: Violation, severity: Severity = "error") -> Diagnostic:
+    span = v.span
+    return Diagnostic(severity, span.loc if span else None, span.path if span else "$", v.message)
+
+
+# -- the exhaustive pass ------------------------------------------------------------------
+
+
+def _explore(game: Game, combo: Combo, found: _Collector, report: Report) -> None:
+    try:
+        ex: Exploration = explore(game)
+    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+        found.add(Diagnostic("error", game.spec.tricks.span.loc, "$", f"the exhaustive pass fails: {err}"),
+                  EXPLORE, combo)
+        return
+    for v in ex.violations:
+        found.add(_violation(v), EXPLORE, combo, v.witness, v.expect, v.detail)
+    if ex.cut:
+        found.add(Diagnostic("warning", game.spec.tricks.span.loc, "$",
+                             "the exhaustive pass was cut short: too many states"), EXPLORE, combo)
+    report.exploring += ex.seconds
+    report.states += ex.states
+    report.transitions += ex.transitions
+    report.longest = max(report.longest, ex.longest)
+    report.scores += ex.scores_checked
+    report.cut |= ex.cut
+    report.uncapped |= ex.uncapped
+    for s in ex.deals:
+        if s.label not in report.deals:
+            report.deals.append(s.label)
+
+
+# -- output -------------------------------------------------------------------------------
+
+
+def write_cases(report: Report, folder: Path) -> list[Path]:
+    """Each finding the engine reached, as a conformance case file that replays it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    spec = str(report.source.path) if report.source else report.name
+    for n, f in enumerate((f for f in report.findings if f.witness is not None), start=1):
+        assert f.witness is not None
+        case = f.witness.as_case(f"checker finding: {f.diagnostic.message}", f.expect)
+        data = {"spec": spec, "source": "checker finding", "options": f.options or {}, "cases": [case]}
+        path = folder / f"{Path(report.name).stem}-{n}.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        out.append(path)
+    return out
+
+
+def print_report(report: Report, console: Console) -> None:
+    """The checker's figures and the interpretation choices, for `--report`."""
+    console.print(f"[bold]{escape(report.name)}[/]: {report.checked} of {report.total} option combinations "
+                  f"checked" + (" (every pair of option values)" if report.checked < report.total else "")
+                  + f", {report.explored} explored exhaustively (every option value at least once); "
+                  f"{report.seconds:.2f} s in all", soft_wrap=True, highlight=False)
+    if report.explored:
+        bound = f"every hand ends within {report.longest} actions"
+        if report.uncapped:
+            bound += (f" (counting calls without a cap — {', '.join(sorted(report.uncapped))} — "
+                      f"at most twice in a chain)")
+        console.print(f"  exhaustive pass: {report.states} states, {report.transitions} transitions; {bound}; "
+                      f"the match can end from each of {report.scores} scores; {report.exploring:.2f} s",
+                      soft_wrap=True, highlight=False)
+        console.print(f"  deals: {'; '.join(report.deals)}", soft_wrap=True, highlight=False)
+    if report.interpretations:
+        console.print("  interpretation choices (where the written rules are silent or disagree):",
+                      highlight=False)
+        for o in report.interpretations:
+            values = " | ".join(str(v) for v in o.values)
+            line = f"    {o.name} = {o.default} ({values})"
+            if o.doc:
+                line += f": {o.doc}"
+            if o.cited.source:
+                line += f" [source: {o.cited.source}]"
+            console.print(escape(line), soft_wrap=True, highlight=False)
+    else:
+        console.print("  interpretation choices: none declared", highlight=False)
+
+
+def _lines(report: Report) -> Iterator[tuple[Severity | None, str]]:
+    if report.unusable:
+        yield "error", f"{report.name}: {report.unusable}"
+        return
+    for f in report.findings:
+        yield f.diagnostic.severity, str(f.diagnostic)
+    if not report.findings:
+        yield None, f"ok {report.name}"
+
+
+def check_specs(names: list[str], console: Console, as_json: bool = False, report: bool = False,
+                cases: str | None = None, exhaustive: bool = True,
+                fixed: Mapping[str, object] | None = None) -> int:
+    """Check each spec; exit 0 when all are clean, 1 with findings, 2 for unusable input."""
+    reports = [diagnose(name, exhaustive, fixed) for name in names]
+    if cases:
+        for r in reports:
+            for path in write_cases(r, Path(cases)):
+                if not as_json:
+                    console.print(f"wrote {escape(str(path))}", soft_wrap=True, highlight=False)
     if as_json:
-        print(json.dumps(report, indent=2))
-    if unusable:
+        out: dict[str, Any] = {}
+        for r in reports:
+            diags = [{"severity": "error", "message": r.unusable}] if r.unusable else \
+                [f.as_dict() for f in r.findings]
+            out[r.name] = {"diagnostics": diags, **r.figures()} if report else diags
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        for r in reports:
+            for severity, line in _lines(r):
+                style = {"error": "bold red", "warning": "yellow", None: "green"}[severity]
+                word = severity or "ok"
+                text = line if severity else line[len("ok "):]
+                console.print(f"[{style}]{word}[/] {escape(text)}", soft_wrap=True, highlight=False)
+            if report and not r.unusable:
+                print_report(r, console)
+    if any(r.unusable for r in reports):
         return 2
-    return 1 if any(report.values()) else 0
+    return 1 if any(r.findings for r in reports) else 0

@@ -20,6 +20,8 @@ EXTENSIONS: tuple[str, ...] = (
     "interpreter.bench",
     "interpreter.simulate",
     "interpreter.analyze",
+    "interpreter.rulebook",
+    "interpreter.diff",
 )
 
 

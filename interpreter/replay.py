@@ -86,6 +86,14 @@ def case_files(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
+def deal_case(deal: Deal) -> dict[str, Any]:
+    """A deal as a case file writes it: the hands, and the turned card under its key."""
+    out: dict[str, Any] = {"hands": [list(h) for h in deal.hands]}
+    if deal.turned is not None:
+        out["vira"] = deal.turned
+    return out
+
+
 def replay(paths: Iterable[str | Path]) -> Report:
     report = Report()
     for path in case_files(paths):

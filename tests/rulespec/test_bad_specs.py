@@ -255,8 +255,6 @@ def test_check_unusable_input_exits_2(capsys, wide) -> None:
     assert "ok teg" in lines
 
 
-@pytest.mark.xfail(strict=True, reason="interpreter/check.py check_specs: the SpecNotFound branch records "
-                                       "the error in the report but prints nothing in text mode")
 def test_check_unusable_input_says_why(capsys, wide) -> None:
     """An exit code of 2 must come with the reason, as the JSON report has it."""
     code, lines = run(capsys, "check", "tego")

@@ -1,0 +1,227 @@
+"""`truco diff A B`: what differs between two specs once `extends` is resolved.
+
+Both specs are built (under their default options, or the options given to both) and
+described as facts in words — one per rule: a card order, a payoff formula, a trick
+pattern's result, an option — and the facts are compared. Then the payoff tables that
+payoffs.py computes by playing the calls are compared row by row, so a changed formula
+shows up as the points it changes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from rich.console import Console
+from rich.markup import escape
+
+from rulespec.ir import Formula, Spec
+from rulespec.load import open_spec
+
+from interpreter.game import Game
+from interpreter.payoffs import Payoffs, payoffs, show
+from interpreter.rulebook import chain_words, effective, outcome_words, said
+
+
+def _value(v: Any) -> str:
+    return json.dumps(v) if isinstance(v, bool) else str(v)
+
+
+def card_order(game: Game) -> str:
+    """The compiled order (under the first possible turned card), strongest first."""
+    ids = game.cards.ids
+    turned = next(iter(game.strength))
+    row = game.strength[turned]
+    levels = sorted({row[c] for c in range(len(ids)) if c != turned}, reverse=True)
+    tiers = [" = ".join(ids[c] for c in range(len(ids)) if row[c] == s and c != turned) for s in levels]
+    return " > ".join(tiers)
+
+
+def facts(game: Game) -> dict[str, str]:
+    """Every rule of a compiled spec as `label → value`, in words; formulas as they read
+    under the chosen options."""
+    spec: Spec = game.spec
+    out: dict[str, str] = {}
+
+    def fx(f: Formula) -> str:
+        return effective(f, spec)
+
+    t = spec.table
+    out["players"] = str(t.players)
+    out["teams"] = str(t.teams)
+    out["the deal passes to"] = "the next seat" if t.dealer == "next" else "the previous seat"
+    out["a call is answered by"] = "any player of the asked team" if t.answer == "any_opponent" \
+        else "the next opponent"
+    d = spec.deck
+    out["suits"] = ", ".join(d.suits)
+    out["ranks"] = ", ".join(d.ranks)
+    out["cards per hand"] = str(d.hand_size)
+    for rank, points in d.points:
+        out[f"points of a {rank}"] = str(points)
+    out["figures"] = ", ".join(sorted(d.figures)) or "none"
+    out["card order"] = card_order(game)
+    if spec.trumps is not None:
+        tr = spec.trumps
+        out["trumps"] = f"{tr.kind}: cycle {', '.join(tr.cycle)}; suits {' < '.join(tr.suit_order)}" \
+            if tr.kind == "next_rank" else f"{tr.kind}: {', '.join(tr.ranks)}"
+    for v in spec.values:
+        out[f"hand value {v.name}"] = fx(v.formula)
+        out[f"hand value {v.name} is held when"] = fx(v.holds) if v.holds else "always"
+    tr2 = spec.tricks
+    out["tricks per hand"] = str(tr2.count)
+    out["after a tied trick, the lead goes to"] = {"same_leader": "the seat that led it", "mano": "the mano"}.get(
+        tr2.after_tie, tr2.after_tie)
+    out["partners tying for the best card"] = "win the trick" if tr2.partners_tie == "team_wins" else "tie it"
+    out["a card may be covered when"] = fx(tr2.cover) if tr2.cover else "never"
+    if tr2.cover:
+        out["a covered card"] = "keeps its rank" if tr2.cover_counts else "never wins"
+    for o in tr2.outcomes:
+        pattern, result = outcome_words(o.pattern, o.result)
+        tied = " (every trick tied)" if set(o.pattern) == {"T"} else ""
+        out[f"trick results {pattern}{tied}"] = result
+    st = spec.stakes
+    out["an unraised hand is worth"] = fx(st.base)
+    out["the stake may be raised by"] = "the accepting team" if st.raise_by == "accepting_team" else "either team"
+    out["a stake call may be made when"] = fx(st.when)
+    for c in st.calls:
+        out[f"{said(c.name)} makes the hand worth"] = fx(c.worth)
+        out[f"{said(c.name)} declined pays"] = fx(c.declined)
+    for cont in spec.contests:
+        name = said(cont.name)
+        out[f"{name} compares"] = cont.value
+        out[f"{name} may be opened when"] = fx(cont.window)
+        out[f"{name} may answer a stake call when"] = fx(cont.interrupt)
+        out[f"{name} accepted pays"] = fx(cont.accept)
+        out[f"{name} declined pays"] = fx(cont.decline)
+        out[f"{name} count"] = f"{cont.count.procedure}; good when {fx(cont.count.good)}; ties: {cont.count.tie}"
+        out[f"{name} wipes"] = ", ".join(cont.cancels) or "nothing"
+        if cont.unraised:
+            out[f"{name} unanswered declarations pay"] = f"{fx(cont.unraised.pays)} ({cont.unraised.mode})"
+        for c in cont.calls:
+            rules = [f"worth {fx(c.worth)}", "opens" if c.opens else "does not open"]
+            if c.after:
+                rules.append(f"answers {', '.join(c.after)}")
+            if c.max is not None:
+                rules.append(f"at most {c.max}")
+            if c.declare:
+                rules.append("a declaration")
+            if c.accept is not None:
+                rules.append(f"accepted pays {fx(c.accept)}")
+            if c.decline is not None:
+                rules.append(f"declined pays {fx(c.decline)}")
+            out[f"{name} call {said(c.name)}"] = "; ".join(rules)
+    f = spec.fold
+    out["a player may fold when"] = fx(f.when)
+    out["folding gives the other team"] = fx(f.pays)
+    out["a contest call waiting on the folder"] = "counts as declined" if f.pending_contest == "declined" else "is void"
+    for h in spec.special_hands:
+        parts = [f"when {fx(h.when)}"] + ([f"worth {fx(h.base)}"] if h.base else []) + \
+            ([f"raising: {h.forbid_stakes}"] if h.forbid_stakes else []) + (["played blind"] if h.blind else [])
+        out[f"special hand {h.name}"] = "; ".join(parts)
+    for a in spec.annulments:
+        out[f"annulment {a.name}"] = f"holds {fx(a.holds)}; when {fx(a.when)}; dealer {a.dealer}"
+    if spec.signals is not None:
+        out["signs"] = f"{spec.signals.verb}: {', '.join(spec.signals.names)} (to {spec.signals.to})"
+    out["match target"] = str(spec.match.target)
+    out["the match ends"] = "at once" if spec.match.end == "immediately" else "at the end of the hand"
+    for alias, verb in spec.verbs:
+        out[f"'{alias}' means"] = verb
+    for o in spec.options:
+        kind = "interpretation choice" if o.kind == "interpretation" else "table option"
+        values = ", ".join(sorted((_value(v) for v in o.values), key=lambda v: (len(v), v)))
+        out[f"{kind} {o.name}"] = f"{values} (default {_value(o.default)})"
+    return out
+
+
+def payoff_rows(table: Payoffs) -> dict[str, str]:
+    """The payoff tables as `row → accepted / declined`."""
+    out = {"unraised hand": str(table.base)}
+    for s in table.ladder:
+        out[said(s.call)] = f"accepted {s.accepted}, declined {s.declined}"
+    for c in table.chains:
+        parts = []
+        if c.accepted is not None or c.declined is not None:
+            parts.append(f"accepted {show(c.accepted)}{'*' if c.varies else ''}, declined {show(c.declined)}")
+        if c.unanswered is not None:
+            parts.append(f"unanswered {show(c.unanswered)}")
+        out[f"{said(c.contest)}: {chain_words(c.calls)}"] = "; ".join(parts)
+    return out
+
+
+@dataclass
+class Difference:
+    label: str
+    before: str | None
+    after: str | None
+
+    def words(self, a: str, b: str) -> str:
+        if self.before is None:
+            return f"{self.label}: only in {b} ({self.after})"
+        if self.after is None:
+            return f"{self.label}: only in {a} ({self.before})"
+        return f"{self.label}: {self.before} → {self.after}"
+
+
+@dataclass
+class Comparison:
+    a: str
+    b: str
+    rules: list[Difference] = field(default_factory=list)
+    payoffs: list[Difference] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        def rows(ds: list[Difference]) -> list[dict[str, Any]]:
+            return [{"what": d.label, self.a: d.before, self.b: d.after} for d in ds]
+        return {"from": self.a, "to": self.b, "rules": rows(self.rules), "payoffs": rows(self.payoffs)}
+
+
+def _compare(left: Mapping[str, str], right: Mapping[str, str]) -> list[Difference]:
+    out = [Difference(k, v, right.get(k)) for k, v in left.items() if right.get(k) != v]
+    out += [Difference(k, None, v) for k, v in right.items() if k not in left]
+    return out
+
+
+def _game(name: str, options: Mapping[str, object]) -> Game:
+    """A spec under its defaults, with those of `options` it declares."""
+    source = open_spec(name)
+    declared = {o.name for o in source.options}
+    return Game(source.build({k: v for k, v in options.items() if k in declared}))
+
+
+def compare(a: str, b: str, options: Mapping[str, object] | None = None) -> Comparison:
+    ga, gb = _game(a, options or {}), _game(b, options or {})
+    out = Comparison(ga.spec.name or a, gb.spec.name or b)
+    out.rules = _compare(facts(ga), facts(gb))
+    out.payoffs = _compare(payoff_rows(payoffs(ga)), payoff_rows(payoffs(gb)))
+    return out
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from interpreter.cli import _options as parse_options
+    result = compare(args.first, args.second, parse_options(args.option))
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+        return 1 if result.rules or result.payoffs else 0
+    a, b = result.a, result.b
+    if not result.rules and not result.payoffs:
+        console.print(f"{escape(a)} and {escape(b)} have the same rules", highlight=False)
+        return 0
+    console.print(f"[bold]Rules[/] ({escape(a)} → {escape(b)})", highlight=False)
+    for d in result.rules:
+        console.print(f"  {escape(d.words(a, b))}", soft_wrap=True, highlight=False)
+    if result.payoffs:
+        console.print(f"[bold]Payoffs[/] ({escape(a)} → {escape(b)}; * depends on the score)", highlight=False)
+        for d in result.payoffs:
+            console.print(f"  {escape(d.words(a, b))}", soft_wrap=True, highlight=False)
+    return 1
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("diff", help="what differs between two specs, in words and payoffs")
+    p.add_argument("first", help="a bundled spec name or a spec file")
+    p.add_argument("second", help="a bundled spec name or a spec file: what changes from the first")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a table option, for each spec that declares it")
+    p.add_argument("--json", action="store_true", help="print the differences as JSON")
+    p.set_defaults(run=run)

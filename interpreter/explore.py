@@ -1,0 +1,663 @@
+"""The checker's exhaustive pass: every action sequence of one hand, from a few chosen deals.
+
+Random play samples matches; this walks the whole action graph of a hand instead, so a
+dead end, an endless hand or an unreachable call is found whatever its odds. Cards are
+abstracted where the exact deal does not matter: each seat plays its cards in the order
+dealt (a play decision is one branch, not one per card), and the deals are chosen so that
+hands run to the last trick, tricks tie, and hand values (a flor) are held on both teams.
+States are merged by what the future can depend on: the state's fields without the log,
+the generator or past tricks, and without what no formula of the spec reads.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, Callable, Iterator, Literal, Mapping, Sequence
+
+from rulespec.dsl import calls_used, names_used
+from rulespec.errors import IllegalAction, TrucoError
+from rulespec.ir import Formula, Span, Spec
+
+from interpreter.context import Ctx
+from interpreter.game import Deal, Game
+from interpreter.replay import deal_case
+from interpreter.state import ACTIVE, CLOSED, IDLE, ContestState, State
+
+REPEATS = 2
+"""An uncapped call (no `max`) is explored this many times per chain: a hand where calls
+may be repeated without limit has no bound, and the bound reported assumes this many."""
+MAX_STATES = 200_000
+"""States kept per deal before the pass stops (and says it was cut short)."""
+MAX_ACTIONS = 500
+"""A hand longer than this is reported even when it ends."""
+SEARCH = 400
+"""Random deals tried at most when looking for one that runs to the last trick and one
+whose first trick ties."""
+
+_SKIP = frozenset({"game", "strength", "rng", "events", "script", "seed", "history", "dealt", "hand_number"})
+SCORE_NAMES = frozenset({"score_us", "score_them", "max_score", "min_score", "leader", "trailer",
+                          "winner_score", "loser_score"})
+
+Key = str
+Scope = Literal["all", "tricks", "first trick"]
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A concrete, replayable way to reach a finding: the deal, the score, the actions."""
+
+    deal: Deal
+    actions: tuple[str, ...]
+    score: tuple[int, ...] | None = None
+
+    def as_case(self, name: str, expect: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One case in the conformance format (CONFORMANCE.md), ending with `expect`."""
+        case: dict[str, Any] = {"name": name, **deal_case(self.deal)}
+        if self.score is not None:
+            case["score"] = list(self.score)
+        case["actions"] = [*self.actions] + ([{"expect": expect}] if expect else [])
+        return case
+
+    def __str__(self) -> str:
+        return ", ".join(self.actions) if self.actions else "the deal"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A property of the hand machine that does not hold, where, and how to reproduce it."""
+
+    kind: str
+    message: str
+    span: Span | None
+    witness: Witness | None = None
+    expect: dict[str, Any] | None = None
+    detail: str = ""
+    """What differs from one occurrence to the next (a seat, a score), kept out of the
+    message so one defect is reported once."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A deal and what it is explored for: `all` actions, the `tricks` (card play only),
+    or the `first trick` (the contests, with everything that may interrupt them)."""
+
+    label: str
+    deal: Deal
+    scope: Scope
+
+
+@dataclass
+class Exploration:
+    """What one game's exhaustive pass covered and found."""
+
+    deals: list[Sample] = field(default_factory=list)
+    states: int = 0
+    transitions: int = 0
+    longest: int = 0
+    seconds: float = 0.0
+    cut: bool = False
+    legal_calls: set[str] = field(default_factory=set)
+    uncapped: set[str] = field(default_factory=set)
+    scores_checked: int = 0
+    violations: list[Violation] = field(default_factory=list)
+
+    def add(self, v: Violation) -> None:
+        if all((v.kind, v.message, v.span) != (w.kind, w.message, w.span) for w in self.violations):
+            self.violations.append(v)
+
+
+# -- what the spec's formulas read --------------------------------------------------------
+
+
+def _formulas(node: Any) -> Iterator[Formula]:
+    if isinstance(node, Formula):
+        yield node
+    elif isinstance(node, (tuple, list)):
+        for item in node:
+            yield from _formulas(item)
+    elif is_dataclass(node) and not isinstance(node, type):
+        for f in fields(node):
+            if f.name != "raw":
+                yield from _formulas(getattr(node, f.name))
+
+
+def formula_reads(node: Any) -> frozenset[str]:
+    """Every name and function the formulas of a spec (or any IR node) use."""
+    out: set[str] = set()
+    for f in _formulas(node):
+        out |= names_used(f.expr)
+        out |= {name for name, _ in calls_used(f.expr)}
+    return frozenset(out)
+
+
+# -- copying and merging states -----------------------------------------------------------
+
+
+def _score_reads(node: Any) -> frozenset[str]:
+    return formula_reads(node) & SCORE_NAMES
+
+
+_ATOMS = frozenset({int, str, bool, float, type(None), tuple, frozenset})
+_RECORDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _record_fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type (remembered), None for other types."""
+    if kind not in _RECORDS:
+        _RECORDS[kind] = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else None
+    return _RECORDS[kind]
+
+
+def _copy(value: Any) -> Any:
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        return [v if type(v) in _ATOMS else _copy(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _copy(v) for k, v in value.items()}
+    if kind is set:
+        return set(value)
+    names = _record_fields(kind)
+    if names is None:
+        return value
+    new = object.__new__(kind)
+    attrs = getattr(value, "__dict__", None)
+    if attrs is not None:
+        new.__dict__ = {k: v if type(v) in _ATOMS else _copy(v) for k, v in attrs.items()}
+    else:
+        for name in names:
+            object.__setattr__(new, name, _copy(getattr(value, name)))
+    return new
+
+
+def fork(st: State) -> State:
+    """A copy for exploring: lists, dicts, sets and records are copied, the rest shared.
+
+    Unlike `State.clone` it shares the random generator (no action within a hand draws from
+    it) and starts an empty event log, which makes it cheap enough to copy every state.
+    """
+    new = object.__new__(type(st))
+    attrs = vars(new)
+    for k, v in vars(st).items():
+        attrs[k] = v if type(v) in _ATOMS else _copy(v)
+    new.events = []
+    return new
+
+
+def _freeze(value: Any) -> Any:
+    kind = type(value)
+    if kind in _ATOMS and kind is not tuple:
+        return value
+    if kind is list or kind is tuple:
+        return tuple(v if type(v) in _ATOMS and type(v) is not tuple else _freeze(v) for v in value)
+    if kind is set or kind is frozenset:
+        return tuple(sorted(value, key=repr))
+    if kind is dict:
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    names = _record_fields(kind)
+    if names is None:
+        return value
+    return tuple(_freeze(getattr(value, name)) for name in names)
+
+
+class Keys:
+    """State keys for one game: the fields the future depends on, frozen.
+
+    What no formula reads is left out: the calls made (unless `called`, `accepted` or
+    `calls_made` is read) and the score while only settled contests' payoffs read it.
+    """
+
+    def __init__(self, root: State, spec: Spec) -> None:
+        reads = formula_reads(spec)
+        drop = set(_SKIP)
+        for name, needs in (("called", "called"), ("accepted", "accepted"), ("called_log", "calls_made")):
+            if needs not in reads:
+                drop.add(name)
+        self.fields = sorted(k for k in vars(root) if k not in drop and not k.startswith("_"))
+        payoffs = [c for cont in spec.contests for c in (cont.accept, cont.decline, cont.unraised, *cont.calls)]
+        self.score_always = bool(_score_reads(spec) - _score_reads(payoffs))
+        self.score_contests = [bool(_score_reads(cont)) for cont in spec.contests]
+
+    def __call__(self, st: State) -> Key:
+        out: list[Any] = []
+        attrs = vars(st)
+        for name in self.fields:
+            value = attrs[name]
+            kind = type(value)
+            if name == "called_log":
+                value = len(value)                  # only `calls_made` reads it
+            elif name == "score" and not self.score_matters(st):
+                continue
+            elif name == "contests":
+                value = [c.status if c.status == CLOSED else (c.status, c.chain, c.declared) for c in value]
+            elif name == "count" and value is not None:
+                value = (value.contest, value.order, value.index, value.best_seat, value.best_value)
+            elif kind is set:
+                value = sorted(value)
+            elif kind not in _ATOMS and kind is not list:
+                value = _freeze(value)
+            out.append(value)
+        return repr(out)
+
+    def score_matters(self, st: State) -> bool:
+        """Whether a formula may still read the score: one outside the contests does, or a
+        contest that reads it is under way or could be opened by some seat now."""
+        if self.score_always:
+            return True
+        game = st.game
+        for cont, reads in zip(game.contests, self.score_contests):
+            status = st.contests[cont.index].status
+            if not reads or status == CLOSED:
+                continue
+            if status != IDLE or any(cont.window(Ctx(st, s, game.team_of[s])) for s in range(game.num_players)):
+                return True
+        return False
+
+
+# -- choosing deals -----------------------------------------------------------------------
+
+
+def canonical(st: State, actions: list[str]) -> list[str]:
+    """The legal actions with card play reduced to each seat's next card in dealt order."""
+    seat = st.current_player()
+    if seat is None:
+        return actions
+    ids = st.game.cards.ids
+    left = [c for c in st.dealt[seat] if c in st.hands[seat]]
+    first = ids[left[0]] if left else None
+    position = f"@{st.dealt[seat].index(left[0]) + 1}" if left else None
+    out = []
+    for a in actions:
+        verb, _, arg = a.partition(" ")
+        if verb in ("play", "cover") and arg not in (first, position):
+            continue
+        out.append(a)
+    return out
+
+
+def playout(game: Game, deal: Deal) -> tuple[Any, ...]:
+    """The trick results of a deal when every seat plays in dealt order and nobody calls."""
+    st = game.new_match(seed=0, deals=[deal])
+    while not st.hand_over:
+        plays = [a for a in canonical(st, st.legal_actions()) if a.startswith("play ")]
+        if not plays:
+            break
+        st.apply(plays[0])
+    return tuple(st.tricks)
+
+
+def _random_deal(game: Game, rng: random.Random) -> Deal:
+    ids = list(game.cards.ids)
+    rng.shuffle(ids)
+    n, size = game.num_players, game.hand_size
+    hands = tuple(tuple(ids[k * size:(k + 1) * size]) for k in range(n))
+    return Deal(hands, ids[n * size] if game.turns_card else None)
+
+
+def _holding_deal(game: Game, value: str, rng: random.Random) -> Deal:
+    """A deal where the first seat of each team holds `value` and the other seats do not."""
+    idx = game.cards.index
+    table = game.values[value]
+    cards = list(game.cards.ids)
+    rng.shuffle(cards)
+    turned = cards.pop() if game.turns_card else None
+    code = idx[turned] if turned is not None else None
+    hands: list[tuple[str, ...]] = []
+    for seat in range(game.num_players):
+        wanted = seat < game.teams
+        pick = next((h for h in itertools.combinations(cards, game.hand_size)
+                     if (table(tuple(idx[c] for c in h), code) is not None) == wanted),
+                    tuple(cards[:game.hand_size]))
+        hands.append(pick)
+        cards = [c for c in cards if c not in pick]
+    return Deal(tuple(hands), turned)
+
+
+def _held_values(game: Game) -> list[str]:
+    """Hand values that a hand may or may not hold and that an enabled contest compares."""
+    spec = game.spec
+    compared = {c.value for c in spec.contests}
+    return [v.name for v in spec.values if v.holds is not None and v.name in compared]
+
+
+_DEALS: dict[tuple[Any, ...], list[Sample]] = {}
+
+
+def _fingerprint(game: Game) -> tuple[Any, ...]:
+    spec = game.spec
+    texts = tuple((v.name, v.formula.text, v.holds.text if v.holds else None) for v in spec.values)
+    read = set().union(*(names_used(v.formula.expr) for v in spec.values)) if spec.values else set()
+    opts = tuple(sorted((k, v) for k, v in spec.chosen if f"options.{k}" in read))
+    return (spec.file, game.num_players, game.hand_size, spec.ranking.tiers, repr(spec.trumps), texts, opts,
+            spec.tricks.partners_tie, tuple((o.pattern, o.result) for o in spec.tricks.outcomes),
+            tuple(_held_values(game)))
+
+
+def sample_deals(game: Game) -> list[Sample]:
+    """A few deals that exercise the hand: one that runs to the last trick (every action
+    explored), one with ties (card play and stakes), and for each value a hand may hold (a
+    flor), one where one seat of each team holds it (the first trick's calls)."""
+    key = _fingerprint(game)
+    if key in _DEALS:
+        return _DEALS[key]
+    rng = random.Random(0)
+    results: dict[Deal, tuple[Any, ...]] = {}
+    full = ties = None
+    for _ in range(SEARCH):
+        deal = _random_deal(game, rng)
+        r = results[deal] = playout(game, deal)
+        if full is None and len(r) == game.trick_count and "tie" not in r and len(set(r)) > 1:
+            full = deal
+        if ties is None and r[:1] == ("tie",) and len(r) > 1:
+            ties = deal
+        if full is not None and ties is not None:
+            break
+    out = [Sample("runs to the last trick", full or max(results, key=lambda d: len(results[d])), "all")]
+    ties = ties or max(results, key=lambda d: results[d].count("tie"))
+    if "tie" in results[ties]:
+        out.append(Sample("ties a trick", ties, "tricks"))
+    for value in _held_values(game):
+        out.append(Sample(f"both teams hold {value}", _holding_deal(game, value, rng), "first trick"))
+    _DEALS[key] = out
+    return out
+
+
+# -- the exhaustive pass ------------------------------------------------------------------
+
+
+def repeats_past(calls: Mapping[str, Any], chain: Sequence[str], action: str) -> bool:
+    """Whether calling `action` (a call without a cap) again would go past what is explored:
+    up to REPEATS times, and only one such call repeated in a chain."""
+    made = list(chain)
+    if made.count(action) >= REPEATS:
+        return True
+    repeated = {c for c in made if made.count(c) > 1 and calls[c].max is None}
+    return action in made and bool(repeated - {action})
+
+
+class _Walk:
+    """One deal's graph: states by key, how each was first reached, and their successors."""
+
+    def __init__(self, game: Game, sample: Sample, out: Exploration, keys: Keys | None) -> None:
+        self.game = game
+        self.deal = deal = sample.deal
+        self.scope = sample.scope
+        self.out = out
+        self.root = game.new_match(seed=0, deals=[deal])
+        self.root.events = []
+        self.keys = keys or Keys(self.root, game.spec)
+        self.parent: list[tuple[int, str]] = [(-1, "")]
+        self.children: list[list[int]] = [[]]
+        self.ends: list[bool] = [False]
+        self.index: dict[Key, int] = {self.keys(self.root): 0}
+        self.resolved: dict[tuple[Any, ...], bool] = {}
+
+    def path(self, i: int, last: str | None = None) -> Witness:
+        steps: list[str] = [] if last is None else [last]
+        while i > 0:
+            i, action = self.parent[i]
+            steps.append(action)
+        return Witness(self.deal, tuple(reversed(steps)))
+
+    def run(self) -> None:
+        stack: list[tuple[int, State]] = [(0, self.root)]
+        while stack:
+            i, st = stack.pop()
+            self.out.states += 1
+            if st.hand_over or self.beyond(st):
+                continue
+            seat = st.current_player()
+            legal = st.legal_actions()
+            if seat is None or not legal:
+                self.dead_end(i, st, seat)
+                continue
+            self.check_answers(i, st, legal)
+            for action in self.choices(st, legal):
+                child = self.step(i, st, seat, action)
+                if child is None:
+                    continue
+                if child.hand_over:                # an end: counted, never stored
+                    self.out.states += 1
+                    self.ends[i] = True
+                    continue
+                key = self.keys(child)
+                j = self.index.get(key)
+                if j is None:
+                    if len(self.index) >= MAX_STATES:
+                        self.out.cut = True
+                        continue
+                    j = self.index[key] = len(self.parent)
+                    self.parent.append((i, f"{seat} {action}"))
+                    self.children.append([])
+                    self.ends.append(False)
+                    stack.append((j, child))
+                self.children[i].append(j)
+        self.measure()
+
+    def beyond(self, st: State) -> bool:
+        """A first-trick sample stops once the first trick is over and no contest is open."""
+        return self.scope == "first trick" and st.trick_no > 0 and st.pending is None and st.count is None \
+            and all(c.status != ACTIVE for c in st.contests)
+
+    def choices(self, st: State, legal: list[str]) -> list[str]:
+        """Canonical card play, and uncapped calls at most REPEATS times per chain."""
+        out = []
+        for action in canonical(st, legal):
+            if self.scope == "tricks" and not action.startswith(("play ", "cover ")):
+                continue
+            cont = self.game.contest_of_call.get(action)
+            if cont is not None:
+                self.out.legal_calls.add(action)
+                made = [c for c, _ in st.contests[cont.index].chain]
+                if cont.calls[action].max is None and repeats_past(cont.calls, made, action):
+                    self.out.uncapped.add(action)
+                    continue
+            elif action in self.game.stake_names:
+                self.out.legal_calls.add(action)
+            out.append(action)
+        return out
+
+    def step(self, i: int, st: State, seat: int, action: str) -> State | None:
+        child = fork(st)
+        last = f"{seat} {action}"
+        try:
+            child.apply(action)
+        except IllegalAction as err:
+            self.out.add(Violation("refused", "a legal action is refused", self.span_of(st), self.path(i, last),
+                                   detail=f"'{last}': {err.reason}"))
+            return None
+        except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+            self.out.add(Violation("crash", f"the engine fails: {err}", self.span_of(st), self.path(i, last)))
+            return None
+        self.out.transitions += 1
+        if any(a < b for a, b in zip(child.score, st.score)):
+            self.out.add(Violation("score", "a score goes down", self.span_of(st), self.path(i, last),
+                                   detail=f"from {st.score} to {child.score}"))
+        if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
+            self.check_resolves(st, child, action, lambda: self.path(i, last))
+        return child
+
+    def span_of(self, st: State) -> Span | None:
+        """The rule in play in a state: the count, the waiting call, or the tricks."""
+        spec = self.game.spec
+        if st.count is not None:
+            return spec.contests[st.count.contest].count.span
+        p = st.pending
+        if p is not None:
+            calls = spec.contests[p.contest].calls if p.contest is not None else spec.stakes.calls
+            return next((c.span for c in calls if c.name == p.call), None)
+        return spec.tricks.span
+
+    def dead_end(self, i: int, st: State, seat: int | None) -> None:
+        """A live hand where nobody may act; during a count, the rule to blame is `good`
+        (a beaten seat must be able to concede), with `announce` quoted beside it."""
+        message, span = "a live hand where nobody may act", self.span_of(st)
+        if st.count is not None:
+            count = self.game.spec.contests[st.count.contest].count
+            span = count.good.span
+            message += f" in the count (announce: {count.announce.text}; good: {count.good.text})"
+        self.out.add(Violation("dead", message, span, self.path(i), {"hand_over": False, "legal": []},
+                               "nobody is to act" if seat is None else f"seat {seat} has no legal action"))
+
+    def check_answers(self, i: int, st: State, legal: list[str]) -> None:
+        """A waiting call (not a declaration) can always be both accepted and declined."""
+        p = st.pending
+        if p is None:
+            return
+        if p.contest is not None and self.game.contests[p.contest].calls[p.call].declare:
+            return
+        missing = [v for v in ("accept", "decline") if v not in legal]
+        if missing:
+            self.out.add(Violation("answer", f"{p.call} cannot be {' or '.join(m + 'ed' for m in missing)}",
+                                   self.span_of(st), self.path(i)))
+
+    def check_resolves(self, st: State, child: State, verb: str, where: Callable[[], Witness]) -> None:
+        """Accepting or declining a contest call settles it: at once, or after its count."""
+        assert st.pending is not None and st.pending.contest is not None
+        index = st.pending.contest
+        chain = tuple(c for c, _ in st.contests[index].chain)
+        memo = (index, chain, verb)
+        if memo in self.resolved:
+            return
+        probe = fork(child)
+        for _ in range(4 * self.game.num_players):
+            if probe.count is None or probe.hand_over:
+                break
+            legal = probe.legal_actions()
+            if not legal:
+                return                             # a dead end: reported where the walk meets it
+            probe.apply(legal[0])
+        contest: ContestState = probe.contests[index]
+        ok = probe.hand_over or (probe.count is None and contest.status == CLOSED)
+        self.resolved[memo] = ok
+        if not ok:
+            self.out.add(Violation("unresolved", f"{verb}ing a chain does not settle the contest",
+                                   self.game.spec.contests[index].span, where(), detail=" ".join(chain)))
+
+    def measure(self) -> None:
+        """The longest hand, and whether a position can come back (an endless hand)."""
+        depth = [0] * len(self.children)
+        state = [0] * len(self.children)          # 0 new, 1 on the path, 2 done
+        stack: list[tuple[int, int]] = [(0, 0)]
+        state[0] = 1
+        while stack:
+            node, k = stack[-1]
+            kids = self.children[node]
+            if k < len(kids):
+                stack[-1] = (node, k + 1)
+                kid = kids[k]
+                if state[kid] == 1:
+                    self.out.add(Violation("endless", "the hand can go on forever: a position comes back",
+                                           self.game.spec.tricks.span, self.path(kid)))
+                elif state[kid] == 0:
+                    state[kid] = 1
+                    stack.append((kid, 0))
+                continue
+            stack.pop()
+            state[node] = 2
+            depth[node] = max((depth[c] + 1 for c in kids if state[c] == 2), default=int(self.ends[node]))
+        longest = depth[0]
+        self.out.longest = max(self.out.longest, longest)
+        if longest > MAX_ACTIONS:
+            self.out.add(Violation("long", f"a hand can last more than {MAX_ACTIONS} actions",
+                                   self.game.spec.tricks.span, detail=f"{longest} actions"))
+
+
+def explore(game: Game) -> Exploration:
+    """Walk every action sequence of one hand from each sample deal, then check that the
+    match can end from every score and that every call of the spec is legal somewhere."""
+    start = time.perf_counter()
+    out = Exploration(deals=sample_deals(game))
+    keys = None
+    for sample in out.deals:
+        walk = _Walk(game, sample, out, keys)
+        keys = walk.keys
+        walk.run()
+    _unreachable(game.spec, out)
+    match_can_end(game, out)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def _unreachable(spec: Spec, out: Exploration) -> None:
+    """Calls never legal in any state explored; when none of a group is, the rule that
+    opens the group (the ladder's condition, the contest's window) is to blame."""
+    stakes = spec.stakes
+    if stakes.calls and stakes.calls[0].name not in out.legal_calls:
+        out.add(Violation("unreachable", "no stake call is ever legal in any hand explored", stakes.when.span))
+    else:
+        for call in stakes.calls:
+            if call.name not in out.legal_calls:
+                out.add(Violation("unreachable", f"{call.name} is never legal in any hand explored", call.span))
+    for contest in spec.contests:
+        never = [c for c in contest.calls if c.name not in out.legal_calls]
+        if never and len(never) == len(contest.calls):
+            out.add(Violation("unreachable", f"no call of {contest.name} is ever legal in any hand explored: "
+                                             "its window never opens", contest.window.span))
+            continue
+        for call in never:
+            out.add(Violation("unreachable", f"{call.name} is never legal in any hand explored", call.span))
+
+
+_ENDS: dict[tuple[Any, ...], Violation | None] = {}
+
+
+def match_can_end(game: Game, out: Exploration) -> None:
+    """From every score below the target some hand scores a point, so the match can end.
+
+    Tried in order: the first seat folds; the hand is walked in dealt order until a score
+    goes up. Games whose score-reading rules are the same share the answer.
+    """
+    deal = (out.deals or sample_deals(game))[0].deal
+    spec = game.spec
+    reading = [f for f in _formulas(spec) if names_used(f.expr) & SCORE_NAMES]
+    options = set().union(*(names_used(f.expr) for f in reading)) if reading else set()
+    key = (spec.file, game.target, game.num_players, deal, tuple(f.text for f in reading),
+           tuple(sorted((k, v) for k, v in spec.chosen if f"options.{k}" in options)))
+    if key not in _ENDS:
+        _ENDS[key] = _first_stuck(game, deal)
+    out.scores_checked += game.target ** game.teams
+    if _ENDS[key] is not None:
+        out.add(_ENDS[key])
+
+
+def _first_stuck(game: Game, deal: Deal) -> Violation | None:
+    """The first score from which no hand scores, blaming the special hand then in force."""
+    for score in itertools.product(range(game.target), repeat=game.teams):
+        if not _scores_from(game, deal, score):
+            shown = "-".join(map(str, score))
+            special = game.new_match(seed=0, deals=[deal], score=list(score)).special
+            span = next((h.span for h in game.spec.special_hands if h.name in special), game.spec.match.span)
+            where = f" (a hand of {', '.join(special)})" if special else ""
+            return Violation("stuck", "the match cannot end: from some scores no hand scores a point", span,
+                             Witness(deal, (), score), {"score": list(score)}, f"from {shown}{where}")
+    return None
+
+
+def _scores_from(game: Game, deal: Deal, score: tuple[int, ...]) -> bool:
+    st = game.new_match(seed=0, deals=[deal], score=list(score))
+    if st.match_over:
+        return True
+    first = st.current_player()
+    if first is not None and "fold" in st.legal_actions():
+        folded = fork(st)
+        folded.apply("fold")
+        if folded.score != st.score:
+            return True
+    stack = [st]
+    seen = 0
+    while stack and seen < 2000:
+        cur = stack.pop()
+        seen += 1
+        if cur.score != list(score):
+            return True
+        if cur.hand_over:
+            continue
+        for action in reversed(canonical(cur, cur.legal_actions())):
+            nxt = fork(cur)
+            nxt.apply(action)
+            stack.append(nxt)
+    return False

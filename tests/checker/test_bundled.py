@@ -1,0 +1,80 @@
+"""Every bundled spec checks clean, under every option combination (or, where there are
+thousands, a set holding every pair of option values), with its exhaustive pass."""
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+
+from interpreter.check import Report, combinations, diagnose, each_value, pairwise
+from interpreter.cli import main
+from rulespec.load import bundled_names, open_spec
+
+SPECS = bundled_names()
+
+
+@functools.cache
+def report(name: str) -> Report:
+    return diagnose(name)
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_bundled_spec_checks_clean(name: str) -> None:
+    r = report(name)
+    assert r.unusable is None
+    assert [str(f.diagnostic) for f in r.findings] == []
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_every_option_value_is_checked_and_explored(name: str) -> None:
+    """'Sample combinations when there are thousands: every single option value at least once.'"""
+    source = open_spec(name)
+    combos, total = combinations(source.options)
+    r = report(name)
+    assert r.total == total and r.checked == len(combos)
+    explored = each_value(source.options)
+    assert r.explored == len(explored) >= 1
+    for decl in source.options:
+        for value in decl.values:
+            assert any(c[decl.name] == value for c in combos)
+            assert any(c[decl.name] == value for c in explored)
+    assert r.states > 0 and r.transitions >= r.states - len(r.deals) and r.longest > 0
+
+
+def test_pairwise_covers_every_pair_of_values() -> None:
+    options = open_spec("reglamento").options
+    combos = pairwise(options)
+    names = [o.name for o in options]
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for va in options[i].values:
+                for vb in options[names.index(b)].values:
+                    assert any(c[a] == va and c[b] == vb for c in combos), (a, va, b, vb)
+    assert len(combos) < 40, "far fewer than the product of the values"
+
+
+def test_json_report_has_the_figures_and_the_interpretations(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--report --json`: the counts (states explored, time) and every named interpretation
+    choice, the options declared with `kind: interpretation`."""
+    code = main(["check", "--json", "--report", "paulista"])
+    out = json.loads(capsys.readouterr().out)["paulista"]
+    assert code == 0 and out["diagnostics"] == []
+    assert out["checked"] == out["combinations"] == 16
+    assert out["states"] > 1000 and out["seconds"] > 0 and out["longest_hand"] > 0
+    choices = {c["name"]: c for c in out["interpretations"]}
+    assert set(choices) == {o.name for o in open_spec("paulista").options if o.kind == "interpretation"}
+    assert choices["three_pardas"]["values"] == ["nobody", "mano"]
+    assert choices["three_pardas"]["default"] == "nobody"
+    assert "aucune paire ne gagne un point" in choices["three_pardas"]["source"]
+    assert "players" not in choices, "table options are not interpretation choices"
+
+
+def test_report_text_lists_interpretations(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")
+    code = main(["check", "--report", "paulista"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and lines[0] == "ok paulista"
+    text = "\n".join(lines)
+    assert "option combinations checked" in text and "states" in text and " s" in text
+    assert "interpretation choices" in text and "three_pardas = nobody (nobody | mano)" in text

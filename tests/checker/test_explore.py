@@ -1,0 +1,117 @@
+"""The exhaustive pass (interpreter/explore.py): its copies and merged states are faithful,
+it covers the hand, and what it finds replays as a conformance case."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter.check import diagnose, write_cases
+from interpreter.explore import Keys, canonical, explore, fork, sample_deals
+from interpreter.game import load_game
+from interpreter.replay import replay
+from interpreter.state import State
+from rulespec.load import open_spec
+
+CORPUS = Path(__file__).resolve().parents[1] / "specs_invalid"
+
+
+def _json(st: State) -> dict:
+    data = st.to_json()
+    data.pop("events")
+    return data
+
+
+def _walk(game, seed: int, steps: int) -> list[State]:
+    rng = random.Random(seed)
+    st = game.new_match(seed=seed)
+    out = []
+    for _ in range(steps):
+        if st.hand_over:
+            break
+        out.append(st.clone())
+        st.apply(rng.choice(st.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("name, options", [("teg", {"players": 4, "flor": True}), ("paulista", {}),
+                                           ("reglamento", {"reales": True})])
+def test_fork_is_a_faithful_copy(name: str, options: dict) -> None:
+    """A fork equals its state, and playing on a fork equals playing on a clone, while the
+    state itself is left as it was."""
+    game = load_game(name, options)
+    for seed in range(6):
+        for st in _walk(game, seed, 40):
+            before = _json(st)
+            copy = fork(st)
+            assert _json(copy) == before
+            for action in st.legal_actions()[:4]:
+                a, b = fork(st), st.clone()
+                a.apply(action)
+                b.apply(action)
+                assert _json(a) == _json(b)
+            assert _json(st) == before
+
+
+def test_keys_ignore_the_log_but_not_the_play() -> None:
+    game = load_game("teg")
+    st = game.new_match(seed=3)
+    keys = Keys(st, game.spec)
+    other = fork(st)
+    other.events = [{"type": "noise"}]
+    assert keys(other) == keys(st)
+    played = fork(st)
+    played.apply([a for a in st.legal_actions() if a.startswith("play")][0])
+    assert keys(played) != keys(st)
+
+
+def test_card_play_is_reduced_to_the_next_card_in_dealt_order() -> None:
+    game = load_game("teg")
+    st = game.new_match(seed=5)
+    legal = st.legal_actions()
+    plays = [a for a in canonical(st, legal) if a.startswith("play")]
+    first = game.cards.ids[st.dealt[st.current_player()][0]]
+    assert plays == [f"play {first}"]
+    assert [a for a in canonical(st, legal) if not a.startswith("play")] == \
+        [a for a in legal if not a.startswith("play")]
+
+
+def test_sample_deals_run_long_tie_and_hold() -> None:
+    game = load_game("teg", flor=True)
+    labels = [s.label for s in sample_deals(game)]
+    assert labels == ["runs to the last trick", "ties a trick", "both teams hold flor"]
+    holding = sample_deals(game)[2].deal
+    holds = [game.values["flor"]([game.cards.index[c] for c in h], None) is not None for h in holding.hands]
+    assert holds == [True, True]
+
+
+def test_default_teg_hand_is_sound() -> None:
+    """No dead end, no endless hand, every call legal somewhere, the match can end from
+    every score; the longest hand is three tricks of two cards and more."""
+    game = load_game("teg")
+    ex = explore(game)
+    assert ex.violations == []
+    calls = {c.name for c in game.spec.stakes.calls} | {c.name for cont in game.spec.contests for c in cont.calls}
+    assert calls <= ex.legal_calls
+    assert ex.longest >= 2 * 3 and ex.states > 100 and ex.scores_checked == 30 * 30
+
+
+def test_uncapped_calls_are_bounded_and_reported() -> None:
+    """reglamento lets an envido be raised again 'autant qu'on veut': the pass bounds the
+    repetition and says which calls it bounded."""
+    ex = explore(load_game("reglamento"))
+    assert ex.violations == []
+    assert {"envido", "real_envido"} <= ex.uncapped
+
+
+def test_a_finding_replays_as_a_conformance_case(tmp_path: Path) -> None:
+    """'A concrete action sequence for each violation, replayable as a conformance case.'"""
+    spec = CORPUS / "dead_state.yaml"
+    defaults = {o.name: o.default for o in open_spec(spec).options}
+    report = diagnose(str(spec), fixed=defaults)
+    (finding,) = report.findings
+    assert finding.witness is not None and finding.witness.actions
+    (path,) = write_cases(report, tmp_path)
+    result = replay([path])
+    assert (result.passed, result.failed, result.invalid) == (1, 0, [])
