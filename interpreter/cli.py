@@ -97,8 +97,8 @@ def cmd_specs(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_schema(args: argparse.Namespace, console: Console) -> int:
-    from rulespec.schema import SCHEMA
-    print(json.dumps(SCHEMA, indent=2))
+    from rulespec.schema import SCHEMA, partial_schema
+    print(json.dumps(partial_schema(SCHEMA) if args.partial else SCHEMA, indent=2, ensure_ascii=False))
     return 0
 
 
@@ -140,6 +140,8 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_specs)
 
     p = sub.add_parser("schema", help="print the JSON Schema of the spec language")
+    p.add_argument("--partial", action="store_true",
+                   help="the schema of a spec that extends another (no key required, ~ allowed)")
     p.set_defaults(run=cmd_schema)
 
     for module in EXTENSIONS:

@@ -23,6 +23,31 @@ SCHEMA: dict[str, Any] = json.loads(
     resources.files(__package__).joinpath("spec.schema.json").read_text(encoding="utf-8")
 )
 IDENTIFIER_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$"
+PARTIAL_FILE = "spec-partial.schema.json"
+
+
+def partial_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a spec that `extends` another, as an editor sees it alone: no key is
+    required (the base has it) and any key may be null (`~` removes the base's key)."""
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: walk(v) for k, v in node.items() if k != "required"}
+        if isinstance(out.get("properties"), dict):
+            out["properties"] = {k: _nullable(v) for k, v in out["properties"].items()}
+        if isinstance(out.get("additionalProperties"), dict):
+            out["additionalProperties"] = _nullable(out["additionalProperties"])
+        return out
+    result = walk(schema)
+    result["$id"] = schema["$id"].replace("spec.schema.json", PARTIAL_FILE)
+    result["title"] = f"{schema.get('title', 'Spec')} (a variant that extends another)"
+    return result
+
+
+def _nullable(node: Any) -> Any:
+    return {"anyOf": [{"type": "null"}, node]} if isinstance(node, dict) and node else node
 
 _VALIDATOR = Draft202012Validator(SCHEMA)
 
