@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from rulespec.ir import Formula
 
 from interpreter.context import Ctx
-from interpreter.state import CLOSED, Action
+from interpreter.records import CLOSED, Action
 
 if TYPE_CHECKING:
     from interpreter.state import State

@@ -23,7 +23,8 @@ from rulespec.ir import Formula, Span, Spec
 from interpreter.context import Ctx
 from interpreter.game import Deal, Game
 from interpreter.replay import deal_case
-from interpreter.state import ACTIVE, CLOSED, IDLE, ContestState, State
+from interpreter.records import ACTIVE, CLOSED, IDLE, ContestState
+from interpreter.state import State
 
 REPEATS = 2
 """An uncapped call (no `max`) is explored this many times per chain: a hand where calls

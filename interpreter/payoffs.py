@@ -16,7 +16,8 @@ from rulespec.ir import Contest, ContestCall, Formula, Span
 
 from interpreter.explore import SCORE_NAMES, Keys, repeats_past, Violation, Witness, canonical, fork, sample_deals
 from interpreter.game import Deal, Game
-from interpreter.state import ACTIVE, CLOSED, State
+from interpreter.records import ACTIVE, CLOSED
+from interpreter.state import State
 
 Points = tuple[int, ...]
 """What one settlement scores: each scoring team's points, largest first (`(3, 3)` when

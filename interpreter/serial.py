@@ -8,7 +8,8 @@ import copy
 import random
 from typing import TYPE_CHECKING, Any
 
-from interpreter.state import ContestState, Count, Pending, State
+from interpreter.records import ContestState, Count, Pending
+from interpreter.state import State
 
 if TYPE_CHECKING:
     from interpreter.game import Game

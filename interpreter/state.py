@@ -6,81 +6,22 @@ contests, counts, tricks and the formulas the spec compiled into closures.
 """
 from __future__ import annotations
 
-import functools
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rulespec.errors import IllegalAction
 
-from interpreter.context import Ctx, Pay
+from interpreter.contests import Contests
+from interpreter.context import Ctx
+from interpreter.legal import LegalActions
+from interpreter.records import ACTIVE, Action, ContestState, Count, Pending
+from interpreter.shuffle import shuffled
 from interpreter.tables import MANO, NOBODY, TIE
 
 if TYPE_CHECKING:
-    from interpreter.game import CompiledContest, Deal, Game
+    from interpreter.game import Deal, Game
 
-Action = tuple[str, Any]   # (verb, argument): ("play", card), ("call", name), ("accept", None)...
-
-IDLE, ACTIVE, CLOSED = 0, 1, 2
-
-
-@dataclass
-class Pending:
-    """A call waiting for an answer."""
-
-    call: str
-    caller: int
-    answerer: int
-    answer_team: int
-    contest: int | None      # index of the contest, None for a stake call
-    step: int = 0            # 1-based stake step for stake calls
-
-
-@dataclass
-class ContestState:
-    status: int = IDLE
-    chain: list[tuple[str, int]] = field(default_factory=list)   # (call, seat)
-    declared: list[int] = field(default_factory=list)
-
-
-@dataclass
-class Count:
-    """An accepted contest's announcement round, in seat order from the mano."""
-
-    contest: int
-    order: list[int]
-    index: int = 0
-    best_seat: int | None = None
-    best_value: int = -1
-    announced: list[tuple[int, int | None]] = field(default_factory=list)   # (seat, value or None=good)
-
-    @property
-    def seat(self) -> int:
-        return self.order[self.index]
-
-
-def shuffled(rng: random.Random, n: int) -> list[int]:
-    """`range(n)` in exactly the order `rng.shuffle` leaves it, drawing the same bits.
-
-    The deal was a fifth of random play, most of it the method calls inside `shuffle`;
-    this is its Fisher-Yates loop inlined (a test checks the two agree)."""
-    deck = list(range(n))
-    bits = rng.getrandbits
-    for i, width in _draws(n):
-        j = bits(width)
-        while j > i:
-            j = bits(width)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-@functools.cache
-def _draws(n: int) -> tuple[tuple[int, int], ...]:
-    """Each step of the shuffle: the position it fills and how many random bits it draws."""
-    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-
-
-class State:
+class State(LegalActions, Contests):
     """A match in progress. Mutated only through `apply` and `next_hand`."""
 
     # -- construction -----------------------------------------------------------------
@@ -236,147 +177,6 @@ class State:
         if self.winner is None:
             return [0.0] * self.game.num_players
         return [1.0 if self.game.team_of[s] == self.winner else -1.0 for s in range(self.game.num_players)]
-
-    # -- legal actions ----------------------------------------------------------------
-
-    def _acts(self, seat: int) -> list[Action]:
-        """Every legal action of `seat`, in vocabulary order; remembered until the state changes,
-        so checking the action a bot picked from `legal_actions` costs nothing more."""
-        memo = self._legal
-        if memo is not None and memo[0] == seat:
-            return memo[1]
-        acts = self._find_acts(seat)
-        self._legal = (seat, acts)
-        return acts
-
-    def _find_acts(self, seat: int) -> list[Action]:
-        g = self.game
-        if self.hand_over or not 0 <= seat < g.num_players:
-            return []
-        if self.count is not None:
-            return self._count_acts(seat)
-        p = self.pending
-        if p is not None:
-            if not self._may_answer(seat):
-                return []
-            return self._answer_acts(seat, p)
-        if seat != self.turn:
-            return []
-        ctx = Ctx(self, seat, g.team_of[seat])
-        acts: list[Action] = []
-        acts += self._card_acts(seat, ctx)
-        if self._stake_call_ok(seat, ctx):
-            acts.append(("call", g.stake_names[self.stake_level]))
-        for cont in g.contests:
-            acts += self._contest_calls(seat, cont, ctx, answering=None)
-        for name, holds, when, _ in g.annulments:
-            if holds(self.dealt[seat], self.turned) and when(ctx):
-                acts.append(("annul", name))
-        if g.fold_when(ctx):
-            acts.append(("fold", None))
-        return acts
-
-    def _card_acts(self, seat: int, ctx: Ctx) -> list[Action]:
-        g = self.game
-        if self.blind:
-            return [("play_pos", i) for i, c in enumerate(self.dealt[seat]) if c in self.hands[seat]]
-        acts: list[Action] = [("play", c) for c in sorted(self.hands[seat])]
-        if g.cover is not None and g.cover(ctx):
-            acts += [("cover", c) for c in sorted(self.hands[seat])]
-        return acts
-
-    def _count_acts(self, seat: int) -> list[Action]:
-        c = self.count
-        assert c is not None
-        if seat != c.seat:
-            return []
-        cont = self.game.contests[c.contest]
-        ctx = Ctx(self, seat, self.game.team_of[seat])
-        acts: list[Action] = []
-        if c.best_seat is None or cont.announce(ctx):
-            acts.append(("announce", None))
-        if c.best_seat is not None and cont.good(ctx):
-            acts.append(("good", None))
-        return acts
-
-    def _answer_acts(self, seat: int, p: Pending) -> list[Action]:
-        g = self.game
-        ctx = Ctx(self, seat, g.team_of[seat])
-        acts: list[Action] = [("accept", None), ("decline", None)]
-        if p.contest is not None:
-            cont = g.contests[p.contest]
-            if cont.calls[p.call].declare:      # a declaration asks: answers are the call's own
-                acts = [(verb, None) for verb, table in (("accept", cont.call_accept),
-                                                         ("decline", cont.call_decline)) if p.call in table]
-        if p.contest is None:
-            if p.step < len(g.stake_names) and self.forbid != "refuse" and g.stake_when(ctx):
-                acts.append(("call", g.stake_names[p.step]))
-        for cont in g.contests:
-            acts += self._contest_calls(seat, cont, ctx, answering=p)
-        if g.fold_when(ctx):
-            acts.append(("fold", None))
-        return acts
-
-    def _stake_call_ok(self, seat: int, ctx: Ctx) -> bool:
-        g = self.game
-        if self.stake_level >= len(g.stake_names) or self.forbid == "refuse":
-            return False
-        if self.stake_owner is not None and not g.raise_any and self.stake_owner != g.team_of[seat]:
-            return False
-        return bool(g.stake_when(ctx))
-
-    def _contest_calls(self, seat: int, cont: "CompiledContest", ctx: Ctx, answering: Pending | None) -> list[Action]:
-        """Calls of one contest `seat` may make now: open, raise, or declare."""
-        cs = self.contests[cont.index]
-        if cs.status == CLOSED:
-            return []
-        out: list[Action] = []
-        if answering is not None and answering.contest == cont.index:
-            holds = cont.declares and self._holds(cont, seat)  # only declarations ask what a hand holds
-            last = answering.call
-            used = [c for c, _ in cs.chain]
-            for name, call in cont.calls.items():
-                counter = name == last and call.declare       # answering a declaration with one's own
-                if (counter or last in call.after) and (call.max is None or used.count(name) < call.max) \
-                        and (not cont.declares or holds) and cont.allowed[name](ctx):
-                    out.append(("call", name))
-            return out
-        if answering is not None:
-            # an interruption: "el envido está primero", or a flor that wipes the waiting envido
-            wipes = answering.contest is not None and \
-                self.game.contests[answering.contest].name in cont.ir.cancels
-            if not (wipes or (answering.contest is None and cont.interrupt(ctx))):
-                return []
-        if not cont.window(ctx):
-            return []
-        holds = cont.declares and self._holds(cont, seat)
-        if cs.status == IDLE:
-            for name in cont.openers:
-                if (not cont.calls[name].declare or holds) and cont.allowed[name](ctx):
-                    out.append(("call", name))
-            return out
-        if not cont.declares or not holds or seat in cs.declared or self._contest_pending(cont):
-            return []
-        last, last_seat = cs.chain[-1]
-        used = [c for c, _ in cs.chain]
-        for name, call in cont.calls.items():
-            if call.declare and name in cont.openers:
-                out.append(("call", name))
-            elif last in call.after and self.game.team_of[last_seat] != self.game.team_of[seat] \
-                    and (call.max is None or used.count(name) < call.max) and cont.allowed[name](ctx):
-                out.append(("call", name))
-        return out
-
-    def _contest_pending(self, cont: "CompiledContest") -> bool:
-        return any(p is not None and p.contest == cont.index for p in (self.pending, self.suspended))
-
-    def _holds(self, cont: "CompiledContest", seat: int) -> bool:
-        return self.game.values[cont.value](self.dealt[seat], self.turned) is not None
-
-    def _may_answer(self, seat: int) -> bool:
-        p = self.pending
-        assert p is not None
-        return seat == p.answerer or (self.game.answer_any and self.game.team_of[seat] == p.answer_team)
 
     # -- action strings and ids -------------------------------------------------------
 
@@ -601,31 +401,6 @@ class State:
         self.accepted.add(p.call)
         self.events.append({"type": "accepted", "call": p.call, "team": team, "worth": self.worth})
 
-    def _contest_call(self, seat: int, cont: "CompiledContest", name: str) -> None:
-        g = self.game
-        cs = self.contests[cont.index]
-        call = cont.calls[name]
-        if cs.status == IDLE:
-            cs.status = ACTIVE
-            self._cancel(cont)
-        self._called(name)
-        cs.chain.append((name, seat))
-        if cont.declares and seat not in cs.declared:
-            cs.declared.append(seat)
-        p = self.pending
-        if call.declare:
-            if p is not None and p.contest == cont.index:
-                self._resume()                           # a counter-declaration answers the question
-            elif call.asks:
-                self._ask_holders(cont, name, seat)
-            return
-        if p is not None and p.contest is None:
-            self.suspended, self.pending = p, None       # the contest goes first
-        elif p is not None and p.contest == cont.index:
-            self.accepted.add(p.call)                    # a raise accepts what it answers
-        answerer = g.next_opponent(seat)
-        self.pending = Pending(name, seat, answerer, g.team_of[answerer], cont.index)
-
     def _called(self, name: str) -> None:
         self.called.add(name)
         self.called_log.append(name)
@@ -636,33 +411,6 @@ class State:
         self.redeal_same = dealer == "same"
         self.hand_over = True
         self.events.append({"type": "annulled", "seat": seat, "by": name})
-
-    def _ask_holders(self, cont: "CompiledContest", name: str, seat: int) -> None:
-        """A declaration that asks: the next opponent who also holds the value must answer now."""
-        g = self.game
-        declared = self.contests[cont.index].declared
-        for k in range(1, g.num_players):
-            s = (seat + k) % g.num_players
-            if g.team_of[s] != g.team_of[seat] and s not in declared and self.played[s] == 0 \
-                    and self._holds(cont, s):
-                p = self.pending
-                if p is not None and p.contest is None:
-                    self.suspended = p
-                self.pending = Pending(name, seat, s, g.team_of[s], cont.index)
-                return
-
-    def _resume(self) -> None:
-        """Back to the stake call a contest interrupted, if any."""
-        self.pending, self.suspended = self.suspended, None
-
-    def _cancel(self, cont: "CompiledContest") -> None:
-        """A contest that starts wipes the unscored contests it cancels."""
-        for other in self.game.contests:
-            if other.name in cont.ir.cancels and self.contests[other.index].status != CLOSED:
-                self.contests[other.index].status = CLOSED
-                self.events.append({"type": "wiped", "contest": other.name, "by": cont.name})
-                if self.pending is not None and self.pending.contest == other.index:
-                    self._resume()
 
     def _accept(self, seat: int) -> None:
         p = self.pending
@@ -698,17 +446,6 @@ class State:
             return
         self._pay_declined(p)
 
-    def _pay_declined(self, p: Pending) -> None:
-        g = self.game
-        cont = g.contests[p.contest]
-        caller_team = g.team_of[p.caller]
-        cs = self.contests[cont.index]
-        cs.status = CLOSED
-        self._resume()
-        formula = cont.call_decline.get(p.call, cont.decline)
-        pay = self._pay_facts(cont, caller_team, caller_team)
-        self._score(caller_team, int(formula(Ctx(self, p.caller, caller_team, pay))), cont.name)
-
     def _fold(self, seat: int) -> None:
         g = self.game
         other = 1 - g.team_of[seat]
@@ -721,136 +458,6 @@ class State:
         self.pending = self.suspended = None
         pts = int(g.fold_pays(Ctx(self, seat, other)))
         self._end_hand(other, points=pts)
-
-    # -- contests: counts and payoffs -------------------------------------------------
-
-    def _comparing(self, cont: "CompiledContest") -> list[int]:
-        """Seats whose values are compared, in order from the mano."""
-        n = self.game.num_players
-        order = [(self.mano + k) % n for k in range(n)]
-        if cont.declares:
-            declared = self.contests[cont.index].declared
-            return [s for s in order if s in declared]
-        return order
-
-    def _value(self, cont: "CompiledContest", seat: int) -> int:
-        v = self.game.values[cont.value](self.dealt[seat], self.turned)
-        return -1 if v is None else v
-
-    def _better(self, cont: "CompiledContest", value: int, seat: int, best_value: int, best_seat: int | None) -> bool:
-        if best_seat is None or value > best_value:
-            return True
-        if value == best_value and cont.tie == "mano_team":
-            mano_team = self.game.team_of[self.mano]
-            return self.game.team_of[seat] == mano_team != self.game.team_of[best_seat]
-        return False
-
-    def _best(self, cont: "CompiledContest", seats: Iterable[int]) -> int:
-        best_seat, best_value = None, -1
-        for s in seats:
-            v = self._value(cont, s)
-            if self._better(cont, v, s, best_value, best_seat):
-                best_seat, best_value = s, v
-        assert best_seat is not None
-        return best_seat
-
-    def _start_count(self, cont: "CompiledContest") -> None:
-        self.count = Count(cont.index, self._comparing(cont))
-
-    def count_would_win(self, seat: int) -> bool:
-        """Whether `seat`'s true value would take the lead of the count now."""
-        c = self.count
-        assert c is not None
-        cont = self.game.contests[c.contest]
-        return self._better(cont, self._value(cont, seat), seat, c.best_value, c.best_seat)
-
-    def _announce(self, seat: int) -> None:
-        c = self.count
-        assert c is not None
-        cont = self.game.contests[c.contest]
-        value = self._value(cont, seat)
-        c.announced.append((seat, value))
-        self.events.append({"type": "announce", "seat": seat, "contest": cont.name, "value": value})
-        if self._better(cont, value, seat, c.best_value, c.best_seat):
-            c.best_seat, c.best_value = seat, value
-        self._advance_count()
-
-    def _good(self, seat: int) -> None:
-        c = self.count
-        assert c is not None
-        c.announced.append((seat, None))
-        self.events.append({"type": "good", "seat": seat})
-        self._advance_count()
-
-    def _advance_count(self) -> None:
-        """Skip seats whose team already leads the count; settle when all have spoken."""
-        c = self.count
-        assert c is not None and c.best_seat is not None
-        team_of = self.game.team_of
-        c.index += 1
-        while c.index < len(c.order) and team_of[c.order[c.index]] == team_of[c.best_seat]:
-            c.index += 1
-        if c.index < len(c.order):
-            return
-        self.count = None
-        self._settle_accepted(self.game.contests[c.contest], c.best_seat)
-
-    def _settle_accepted(self, cont: "CompiledContest", winner_seat: int) -> None:
-        g = self.game
-        cs = self.contests[cont.index]
-        cs.status = CLOSED
-        team = g.team_of[winner_seat]
-        formula = cont.call_accept.get(cs.chain[-1][0], cont.accept)
-        caller_team = g.team_of[cs.chain[-1][1]]
-        pay = self._pay_facts(cont, team, caller_team)
-        self._resume()
-        self.events.append({"type": "contest_won", "contest": cont.name, "seat": winner_seat, "team": team,
-                            "value": self._value(cont, winner_seat)})
-        self._score(team, int(formula(Ctx(self, winner_seat, team, pay))), cont.name)
-
-    def _pay_facts(self, cont: "CompiledContest", team: int, caller_team: int) -> Pay:
-        cs = self.contests[cont.index]
-        worths = [int(cont.worth[c](Ctx(self, s, team))) for c, s in cs.chain]
-        team_of = self.game.team_of
-        return Pay(total=sum(worths), total_but_last=sum(worths[:-1]), calls=len(worths),
-                   last=worths[-1] if worths else 0, declared=len(cs.declared),
-                   declared_by_winner=sum(1 for s in cs.declared if team_of[s] == team),
-                   declared_by_caller=sum(1 for s in cs.declared if team_of[s] == caller_team))
-
-    def _settle_declarations(self) -> None:
-        """Score declaration-only contests once no seat can still declare."""
-        if self.hand_over:
-            return
-        for cont in self.game.contests:
-            cs = self.contests[cont.index]
-            if cs.status != ACTIVE or not cont.declares or self._contest_pending(cont):
-                continue
-            if not all(cont.calls[c].declare for c, _ in cs.chain):
-                continue
-            if any(s not in cs.declared and self.played[s] == 0 and self._holds(cont, s)
-                   for s in range(self.game.num_players)):
-                continue
-            self._settle_unraised(cont)
-            if self.match_over:
-                return
-
-    def _settle_unraised(self, cont: "CompiledContest") -> None:
-        g = self.game
-        cs = self.contests[cont.index]
-        cs.status = CLOSED
-        teams = sorted({g.team_of[s] for s in cs.declared})
-        if cont.unraised_mode == "each" or len(teams) == 1:
-            for team in teams:
-                pay = self._pay_facts(cont, team, team)
-                pay.declared = pay.declared_by_winner
-                self._score(team, int(cont.unraised_pays(Ctx(self, None, team, pay))), cont.name)
-            return
-        best = self._best(cont, self._comparing(cont))
-        team = g.team_of[best]
-        self.events.append({"type": "contest_won", "contest": cont.name, "seat": best, "team": team,
-                            "value": self._value(cont, best)})
-        self._score(team, int(cont.unraised_pays(Ctx(self, best, team, self._pay_facts(cont, team, team)))),
-                    cont.name)
 
     # -- scoring and the end of hands -------------------------------------------------
 

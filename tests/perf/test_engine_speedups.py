@@ -7,7 +7,7 @@ import random
 import pytest
 
 from interpreter.game import Deal, load_game
-from interpreter.state import shuffled
+from interpreter.shuffle import shuffled
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 40, 52])
