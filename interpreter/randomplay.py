@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from rulespec.errors import IllegalAction
 
+from interpreter.bots import turns
 from interpreter.game import Game
 from interpreter.state import State
 from interpreter.views import visible_events
@@ -63,14 +64,10 @@ def random_match(game: Game, seed: int, max_actions: int = 5000, deep: bool = Tr
     st = game.new_match(seed=seed)
     log: list[str] = []
     actions = 0
-    while not st.match_over:
-        if st.hand_over:
-            st.next_hand()
-            continue
-        seat = st.current_player()
+    for seat in turns(st):
         legal = st.legal_actions()
         where = f"seed {seed}, {game!r}, after {log[-12:]}"
-        if seat is None or not legal:
+        if not legal:
             raise InvariantBroken(f"no legal action before the match ended ({where})")
         if deep:
             _check_step(st, rng, seat, legal, where)

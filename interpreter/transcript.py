@@ -6,7 +6,7 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from interpreter.bots import BOTS
+from interpreter.bots import BOTS, turns
 from interpreter.game import Game
 from interpreter.state import State
 
@@ -67,15 +67,8 @@ def play_match(game: Game, seed: int | None, console: Console, max_hands: int | 
                 console.print(line, highlight=False)
         shown = len(state.events)
 
-    while not state.match_over:
+    for seat in turns(state, max_hands):
         flush()
-        if state.hand_over:
-            if max_hands is not None and state.hand_number >= max_hands:
-                break
-            state.next_hand()
-            continue
-        seat = state.current_player()
-        assert seat is not None
         state.apply(bots[seat].choose(state, seat), seat=seat)
     flush()
     return state

@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.bots import Bot
+from interpreter.bots import Bot, turns
 from interpreter.game import Deal, Game
 from interpreter.state import State
 
@@ -151,15 +151,8 @@ class TerminalBoard:
     def play(self, max_hands: int | None = None) -> State:
         """Play until the match ends, the human quits, or `max_hands` hands are done."""
         st = self.state
-        while not st.match_over:
+        for seat in turns(st, max_hands):
             self.flush()
-            if st.hand_over:
-                if max_hands is not None and st.hand_number >= max_hands:
-                    break
-                st.next_hand()
-                continue
-            seat = st.current_player()
-            assert seat is not None
             bot = self.bots[seat]
             if seat != self.human and bot is not None:
                 st.apply(bot.choose(st, seat), seat)
