@@ -98,6 +98,11 @@ def _check_step(st: State, rng: random.Random, seat: int, legal: list[str], wher
     ids = st.legal_action_ids()
     if sorted(st.game.actions[i] for i in ids) != sorted(legal):
         raise InvariantBroken(f"ids {ids} do not match legal actions {legal} ({where})")
+    for action in legal:                       # every legal action is accepted, not just the one played
+        try:
+            st.clone().apply(action)
+        except IllegalAction as err:
+            raise InvariantBroken(f"legal action {action!r} refused: {err.reason} ({where})") from None
     illegal = [a for a in st.game.actions if a not in legal_set]
     for action in rng.sample(illegal, min(3, len(illegal))):
         before = st.to_json()

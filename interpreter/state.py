@@ -21,6 +21,7 @@ from interpreter.tables import MANO, NOBODY, TIE
 if TYPE_CHECKING:
     from interpreter.game import Deal, Game
 
+
 class State(LegalActions, Contests):
     """A match in progress. Mutated only through `apply` and `next_hand`."""
 
