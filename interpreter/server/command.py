@@ -5,6 +5,9 @@ import argparse
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
+
+SERVE_EXTRA = "pip install 'truco-rules[serve]'"
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,7 +26,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
         from interpreter.server.app import create_app
     except ImportError as err:
-        console.print(f"[bold red]error[/] the server needs its extra: pip install 'truco-rules[serve]' ({err})")
+        console.print(f"[bold red]error[/] the server needs its extra: {escape(SERVE_EXTRA)} ({escape(str(err))})",
+                      highlight=False)
         return 2
     app = create_app(args.db, args.spec)
     console.print(f"board at http://{args.host}:{args.port}/ · API at /api/ (see /api/openapi.json) · "
