@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from rulespec.errors import Diagnostic, SpecError
 from rulespec.formula import compile_expr
-from rulespec.ir import Contest, ContestCall, Formula, Spec
+from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
 from rulespec.load import open_spec
 
 from interpreter.context import Ctx, play_env
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 Fn = Callable[[Ctx], Any]
 
-COMMON_VERBS = ("accept", "decline", "fold", "announce", "good")
 
 
 @dataclass(frozen=True)
@@ -110,51 +109,35 @@ class Game:
         self.signals = spec.signals
         self.aliases = dict(spec.verbs)
         self.verbs = frozenset(self.call_names | set(annul_names) | set(signal_verb) | set(COMMON_VERBS)
-                               | {"play", "cover"} | set(spec.disabled_calls))
-        self.actions = self._vocabulary()
+                               | set(CARD_VERBS) | set(spec.disabled_calls))
+        vocabulary = self._vocabulary()
+        self.actions = tuple(text for _, text in vocabulary)
         self.action_index = {a: i for i, a in enumerate(self.actions)}
-        self.action_text, self.parsed = self._spellings()
+        self.action_text = dict(vocabulary)
+        self.parsed = {text: act for act, text in vocabulary if text.split()[0] not in self.aliases}
 
     def _check_unique(self, names: Sequence[str]) -> None:
         """Verbs name actions, so two mechanisms may not share one."""
         seen: set[str] = set()
         for n in names:
-            if n in seen or n in COMMON_VERBS or n in ("play", "cover"):
+            if n in seen or n in COMMON_VERBS or n in CARD_VERBS:
                 raise SpecError([Diagnostic("error", self.spec.stakes.span.loc, "$",
                                             f"the verb {n!r} is defined twice or clashes with a common verb")])
             seen.add(n)
 
-    def _vocabulary(self) -> tuple[str, ...]:
-        """Every action string, in a fixed order: the stable integer ids bots use."""
-        cards = self.cards.ids
-        acts = [f"play {c}" for c in cards]
-        acts += [f"play @{i + 1}" for i in range(self.hand_size)]
+    def _vocabulary(self) -> list[tuple[tuple[str, Any], str]]:
+        """Every action as the engine's (verb, argument) and its text, in a fixed order: the
+        stable integer ids bots use, and lookups so the hot path neither formats nor parses."""
+        ids = self.cards.ids
+        acts: list[tuple[tuple[str, Any], str]] = [(("play", c), f"play {card}") for c, card in enumerate(ids)]
+        acts += [(("play_pos", i), f"play @{i + 1}") for i in range(self.hand_size)]
         if self.cover is not None:
-            acts += [f"cover {c}" for c in cards]
-        acts += list(self.stake_names)
-        acts += [c for cont in self.contests for c in cont.calls]
-        acts += [name for name, *_ in self.annulments]
-        acts += list(COMMON_VERBS)
-        return tuple(acts)
-
-    def _spellings(self) -> tuple[dict[tuple[str, Any], str], dict[str, tuple[str, Any]]]:
-        """Every vocabulary action as the engine's (verb, argument) and back, so the hot path
-        neither formats nor parses strings; aliases still go through the parser."""
-        text: dict[tuple[str, Any], str] = {}
-        for c, card in enumerate(self.cards.ids):
-            text[("play", c)] = f"play {card}"
-            if self.cover is not None:
-                text[("cover", c)] = f"cover {card}"
-        for i in range(self.hand_size):
-            text[("play_pos", i)] = f"play @{i + 1}"
-        for name in self.call_names:
-            text[("call", name)] = name
-        for name, *_ in self.annulments:
-            text[("annul", name)] = name
-        for verb in COMMON_VERBS:
-            text[(verb, None)] = verb
-        parsed = {t: act for act, t in text.items() if t.split()[0] not in self.aliases}
-        return text, parsed
+            acts += [(("cover", c), f"cover {card}") for c, card in enumerate(ids)]
+        calls = list(self.stake_names) + [c for cont in self.contests for c in cont.calls]
+        acts += [(("call", name), name) for name in calls]
+        acts += [(("annul", name), name) for name, *_ in self.annulments]
+        acts += [((verb, None), verb) for verb in COMMON_VERBS]
+        return acts
 
     # -- seats ------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import random
 from typing import TYPE_CHECKING, Any, Sequence
 
 from rulespec.errors import IllegalAction
+from rulespec.ir import CARD_VERBS, COMMON_VERBS
 
 from interpreter.contests import Contests
 from interpreter.context import Ctx
@@ -182,22 +183,12 @@ class State(LegalActions, Contests):
     # -- action strings and ids -------------------------------------------------------
 
     def _to_string(self, act: Action) -> str:
+        """Every action is in the game's vocabulary but signals, which are free actions."""
         text = self.game.action_text.get(act)
         if text is not None:
             return text
-        verb, arg = act
-        ids = self.game.cards.ids
-        if verb == "play":
-            return f"play {ids[arg]}"
-        if verb == "play_pos":
-            return f"play @{arg + 1}"
-        if verb == "cover":
-            return f"cover {ids[arg]}"
-        if verb in ("call", "annul"):
-            return arg
-        if verb == "signal":
-            return f"{self.game.signals.verb} {arg}"
-        return verb
+        assert act[0] == "signal" and self.game.signals is not None
+        return f"{self.game.signals.verb} {act[1]}"
 
     def _parse(self, action: str | int) -> Action:
         g = self.game
@@ -215,7 +206,7 @@ class State(LegalActions, Contests):
         arg = words[1] if len(words) > 1 else None
         if len(words) > 2:
             raise IllegalAction(action, "an action is a verb and at most one argument")
-        if verb in ("play", "cover"):
+        if verb in CARD_VERBS:
             if arg is None:
                 raise IllegalAction(action, f"{verb} needs a card, e.g. '{verb} {g.cards.ids[0]}'")
             if verb == "play" and arg.startswith("@") and arg[1:].isdigit():
@@ -234,11 +225,11 @@ class State(LegalActions, Contests):
             return ("annul", verb)
         if verb in g.call_names:
             return ("call", verb)
-        if verb in ("accept", "decline", "fold", "announce", "good"):
+        if verb in COMMON_VERBS:
             return (verb, None)
         if verb in g.spec.disabled_calls:
             raise IllegalAction(action, f"{verb} is not played under these table options")
-        known = sorted(g.call_names) + ["play", "cover", "accept", "decline", "fold", "announce", "good"]
+        known = sorted(g.call_names) + [*CARD_VERBS, *COMMON_VERBS]
         raise IllegalAction(action, f"unknown verb {verb!r}; this spec knows: {', '.join(known)}")
 
     def legal_actions(self, seat: int | None = None) -> list[str]:
@@ -247,7 +238,7 @@ class State(LegalActions, Contests):
         if seat is None:
             return []
         text = self.game.action_text
-        return [text.get(a) or self._to_string(a) for a in self._acts(seat)]
+        return [text[a] for a in self._acts(seat)]
 
     def legal_action_ids(self, seat: int | None = None) -> list[int]:
         index = self.game.action_index

@@ -15,12 +15,12 @@ from typing import Any, Iterator
 
 from rulespec import dsl, formula
 from rulespec.errors import Diagnostic, Severity, SpecError
-from rulespec.ir import Contest, Formula, OptionDecl, OptionValue, Spec
+from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, Formula, OptionDecl, OptionValue, Spec
 from rulespec.yamlload import Located, NodePath, format_path
 
 PROSE = frozenset({"source", "note", "doc", "title", "name"})
 """Keys whose strings are prose, never formulas."""
-COMMON_VERBS = frozenset({"play", "cover", "accept", "decline", "fold", "announce", "good"})
+VERBS = frozenset(COMMON_VERBS + CARD_VERBS)
 _OPTION = re.compile(r"\boptions\.([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -129,7 +129,7 @@ def _when_entries(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagno
 def _verbs(tree: Located) -> list[Diagnostic]:
     """An alias must stand for a verb the spec knows."""
     data = tree.data or {}
-    known = set(COMMON_VERBS) | set(((data.get("stakes") or {}).get("calls")) or {})
+    known = set(VERBS) | set(((data.get("stakes") or {}).get("calls")) or {})
     for node in (data.get("contests") or {}).values():
         known |= set((node or {}).get("calls") or {})
     known |= set(data.get("annul") or {})

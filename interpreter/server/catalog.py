@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound
+from rulespec.ir import COMMON_VERBS
 from rulespec.load import bundled_names, open_spec
 
-from interpreter.game import COMMON_VERBS, Game, load_game
+from interpreter.game import Game, load_game
 from interpreter.server.errors import ApiError
 
 
