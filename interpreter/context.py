@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from rulespec.formula import Env, FunctionSpec
+from rulespec.formula import Env, FunctionSpec, option_constants
 from rulespec.ir import OptionValue
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
 
 def play_env(options: dict[str, OptionValue], call_names: set[str], contests: dict[str, int]) -> Env:
     """The environment for conditions and payoffs; option values fold to constants."""
-    constants = {f"options.{k}": v for k, v in options.items()}
+    constants = option_constants(options)
 
     def known(name: str) -> str:
         if name not in call_names:

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 from rich.console import Console
 
 from rulespec import dsl
+from rulespec.formula import option_constants
 from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec
 
 from interpreter.game import Game, load_game
@@ -189,7 +190,7 @@ def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
 
 def effective(f: Formula, spec: Spec) -> str:
     """A formula as it reads under the spec's chosen options."""
-    constants = {f"options.{k}": v for k, v in spec.chosen}
+    constants = option_constants(spec.chosen)
     if not any(n in constants for n in dsl.names_used(f.expr)):
         return f.text
     return dsl.unparse(fold(f.expr, constants))

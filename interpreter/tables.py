@@ -7,7 +7,7 @@ import itertools
 from typing import Any, Callable, Sequence
 
 from rulespec.errors import Diagnostic, SpecError
-from rulespec.formula import Env, FunctionSpec, compile_expr
+from rulespec.formula import Env, FunctionSpec, compile_expr, option_constants
 from rulespec.ir import Deck, Formula, Ranking, Spec, Trumps
 
 TIE = 2          # a trick result: 0 and 1 are the teams
@@ -128,7 +128,7 @@ def _hand_env(cards: Cards, options: dict[str, Any]) -> Env:
         "figures": lambda h: sum(1 for c in h.hand if cards.figure[c]),
         "trumps": lambda h: sum(1 for c in h.hand if h.view.trump[c]),
     }
-    constants = {f"options.{k}": v for k, v in options.items()}
+    constants = option_constants(options)
     return Env(names=names, constants=constants, functions={
         "suited": FunctionSpec(1, suited, True),
         "best_suited": FunctionSpec(1, best_suited, True),

@@ -88,7 +88,7 @@ class Builder:
         return compiled.fn(None)
 
     def option_constants(self) -> dict[str, OptionValue]:
-        return {f"options.{k}": v for k, v in self.chosen.items()}
+        return formula.option_constants(self.chosen)
 
     # -- sections ---------------------------------------------------------------------
 

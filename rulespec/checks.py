@@ -335,7 +335,7 @@ def _constant(f: Formula, spec: Spec) -> OptionValue | None:
     functions = {name: formula.FunctionSpec(arity, lambda *a: (lambda c: c), True)
                  for name, arity in dsl.calls_used(f.expr) if name not in formula.BUILTINS}
     env = formula.Env(names=opaque, functions=functions,
-                      constants={f"options.{k}": v for k, v in spec.chosen})
+                      constants=formula.option_constants(spec.chosen))
     try:
         compiled = formula.compile_expr(f.expr, env, f.locate, f.span.path)
     except SpecError:

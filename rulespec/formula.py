@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import operator
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping
 
 from .dsl import (Binary, Bool, Call, Expr, IfElse, ListLit, Locate, Name, Num, Str, Unary,
                   parse_value, show_position, unparse)
@@ -17,6 +17,13 @@ from .errors import Diagnostic, SpecError
 
 Getter = Callable[[Any], Any]
 VARIADIC = -1
+
+
+def option_constants(options: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """Chosen table options as the constants formulas read (`options.NAME`), so conditions
+    on options fold away when a formula is compiled."""
+    pairs = options.items() if isinstance(options, Mapping) else options
+    return {f"options.{k}": v for k, v in pairs}
 """`FunctionSpec.arity` for functions taking one or more arguments (``max``, ``min``)."""
 
 

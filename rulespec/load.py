@@ -123,7 +123,7 @@ def coerce(value: object, decl: OptionDecl) -> OptionValue:
 def apply_when(tree: Located, options: Mapping[str, OptionValue]) -> Located:
     """Merge every `when` entry whose condition holds for these options, in order."""
     entries = tree.data.get("when") or {}
-    env = formula.Env(constants={f"options.{k}": v for k, v in options.items()})
+    env = formula.Env(constants=formula.option_constants(options))
     for name in entries:
         path = ("when", name, "if")
         locate = (lambda off, path=path: tree.locate_in(path, off))
