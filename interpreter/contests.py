@@ -179,17 +179,20 @@ class Contests:
         if self.hand_over:
             return
         for cont in self.game.contests:
+            if not self._only_declared(cont) or self._contest_pending(cont):
+                continue
             cs = self.contests[cont.index]
-            if cs.status != ACTIVE or not cont.declares or self._contest_pending(cont):
-                continue
-            if not all(cont.calls[c].declare for c, _ in cs.chain):
-                continue
             if any(s not in cs.declared and self.played[s] == 0 and self._holds(cont, s)
                    for s in range(self.game.num_players)):
                 continue
             self._settle_unraised(cont)
             if self.match_over:
                 return
+
+    def _only_declared(self, cont: "CompiledContest") -> bool:
+        """A live contest whose chain holds declarations only: settled by its `unraised` rule."""
+        cs = self.contests[cont.index]
+        return cs.status == ACTIVE and cont.declares and all(cont.calls[c].declare for c, _ in cs.chain)
 
     def _settle_unraised(self, cont: "CompiledContest") -> None:
         g = self.game

@@ -44,7 +44,7 @@ def explain(st: "State", seat: int, act: Action) -> str:
         if verb == "call":
             return _explain_call(st, seat, arg, answering=True)
         if verb == "fold":
-            return f"{who} may not fold now: {_rule(g.spec.fold.when, g.spec.fold.cited.source)}"
+            return _fold_refused(st, who)
         return f"{verb} is not legal now"
     if verb in ("accept", "decline"):
         return "no call is waiting for an answer"
@@ -68,8 +68,13 @@ def explain(st: "State", seat: int, act: Action) -> str:
     if verb == "call":
         return _explain_call(st, seat, arg, answering=False)
     if verb == "fold":
-        return f"{who} may not fold now: {_rule(g.spec.fold.when, g.spec.fold.cited.source)}"
+        return _fold_refused(st, who)
     return f"{verb} is not legal now"
+
+
+def _fold_refused(st: "State", who: str) -> str:
+    fold = st.game.spec.fold
+    return f"{who} may not fold now: {_rule(fold.when, fold.cited.source)}"
 
 
 def _explain_call(st: "State", seat: int, name: str, answering: bool) -> str:

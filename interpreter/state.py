@@ -15,7 +15,7 @@ from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from interpreter.contests import Contests
 from interpreter.context import Ctx
 from interpreter.legal import LegalActions
-from interpreter.records import ACTIVE, Action, ContestState, Count, Pending
+from interpreter.records import Action, ContestState, Count, Pending
 from interpreter.shuffle import shuffled
 from interpreter.tables import MANO, NOBODY, TIE
 
@@ -480,8 +480,7 @@ class State(LegalActions, Contests):
         """The hand is decided: `team` scores the hand's worth (or `points`)."""
         g = self.game
         for cont in g.contests:
-            cs = self.contests[cont.index]
-            if cs.status == ACTIVE and cont.declares and all(cont.calls[c].declare for c, _ in cs.chain):
+            if self._only_declared(cont):
                 self._settle_unraised(cont)
         if team is not None and team != NOBODY:
             self._score(team, self.worth if points is None else points, "hand")
