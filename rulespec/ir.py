@@ -75,9 +75,6 @@ class Deck:
         """Every card id, rank-major in the order the deck lists them."""
         return tuple(r + s for r in self.ranks for s in self.suits)
 
-    def point_of(self, rank: str) -> int:
-        return dict(self.points)[rank]
-
 
 @dataclass(frozen=True)
 class Ranking:
