@@ -21,6 +21,9 @@ def explain(st: "State", seat: int, act: Action) -> str:
     verb, arg = act
     g = st.game
     who = f"seat {seat}"
+    forced = _forced_declaration(st, seat)
+    if forced is not None and act not in st._acts(seat):
+        return forced
     if st.count is not None:
         c = st.count
         contest = g.contests[c.contest]
@@ -38,6 +41,9 @@ def explain(st: "State", seat: int, act: Action) -> str:
     p = st.pending
     if p is not None:
         if not st._may_answer(seat):
+            cont = g.contests[p.contest] if p.contest is not None else None
+            if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and g.answer_any:
+                return f"{who} does not hold a {cont.value}: only a holder answers {p.call}"
             return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
         if verb in ("play", "cover", "play_pos"):
             return f"{who} must first answer {p.call} (accept, decline or raise)"
@@ -70,6 +76,18 @@ def explain(st: "State", seat: int, act: Action) -> str:
     if verb == "fold":
         return _fold_refused(st, who)
     return f"{verb} is not legal now"
+
+
+def _forced_declaration(st: "State", seat: int) -> str | None:
+    """Why a holder of a compulsory declaration may do nothing else first (said to that seat only:
+    it is about its own cards)."""
+    acts = st._acts(seat)
+    for cont in st.game.compulsory:
+        if any(a[0] == "call" and a[1] in cont.calls and cont.calls[a[1]].declare for a in acts) \
+                and all(a[0] == "fold" or a[1] in cont.calls for a in acts):
+            source = f" ({cont.ir.cited.source})" if cont.ir.cited.source else ""
+            return f"seat {seat} holds a {cont.value} and must declare it before anything else{source}"
+    return None
 
 
 def _fold_refused(st: "State", who: str) -> str:

@@ -98,11 +98,13 @@ class Game:
         self.raise_any = spec.stakes.raise_by == "any"
         self.contests = tuple(CompiledContest(c, compile_, i) for i, c in enumerate(spec.contests))
         self.contest_of_call = {c: cont for cont in self.contests for c in cont.calls}
+        self.compulsory = tuple(c for c in self.contests if c.declares and c.ir.declaration == "compulsory")
         self.fold_when = compile_(spec.fold.when)
         self.fold_pays = compile_(spec.fold.pays)
         self.fold_declines = spec.fold.pending_contest == "declined"
         self.special = tuple(
-            (h, compile_(h.when), compile_(h.base) if h.base else None) for h in spec.special_hands)
+            (h, compile_(h.when), compile_(h.base) if h.base else None, compile_(h.blind) if h.blind else None)
+            for h in spec.special_hands)
         self.annulments = tuple((a.name, hand_formula(spec, self.cards, self.views, a.holds), compile_(a.when),
                                  a.dealer)
                                 for a in spec.annulments)

@@ -32,14 +32,41 @@ class LegalActions:
         if self.hand_over or not 0 <= seat < g.num_players:
             return []
         if self.count is not None:
-            return self._count_acts(seat)
+            return self._compulsory(seat, self._count_acts(seat)) if seat == self.count.seat else []
         p = self.pending
         if p is not None:
             if not self._may_answer(seat):
-                return []
-            return self._answer_acts(seat, p)
+                return self._out_of_turn(seat)
+            return self._compulsory(seat, self._answer_acts(seat, p))
         if seat != self.turn:
-            return []
+            return self._out_of_turn(seat)
+        return self._compulsory(seat, self._turn_acts(seat))
+
+    def _out_of_turn(self, seat: int) -> list[Action]:
+        """What a seat that is not to act may do: fold, where the spec's `fold.when` allows it."""
+        return [("fold", None)] if self.game.fold_when(Ctx(self, seat, self.game.team_of[seat])) else []
+
+    def _compulsory(self, seat: int, acts: list[Action]) -> list[Action]:
+        """A holder of a compulsory declaration declares before anything else it may do now:
+        while one of its declarations is among `acts` (or it is to speak in a count the
+        declaration cancels), only those declarations and folding remain."""
+        g = self.game
+        p = self.pending
+        for cont in g.compulsory:
+            if not self._may_declare(cont, seat) or not self._holds(cont, seat) \
+                    or self.contests[cont.index].status == CLOSED or (p is not None and p.contest == cont.index):
+                continue
+            declare = [a for a in acts if a[0] == "call" and a[1] in cont.calls and cont.calls[a[1]].declare]
+            c = self.count
+            if not declare and c is not None and g.contests[c.contest].name in cont.ir.cancels \
+                    and cont.window(Ctx(self, seat, g.team_of[seat])):
+                declare = [("call", name) for name in cont.openers if cont.calls[name].declare]
+            if declare:
+                return declare + [a for a in acts if a[0] == "fold"]
+        return acts
+
+    def _turn_acts(self, seat: int) -> list[Action]:
+        g = self.game
         ctx = Ctx(self, seat, g.team_of[seat])
         acts: list[Action] = []
         acts += self._card_acts(seat, ctx)
@@ -71,9 +98,9 @@ class LegalActions:
         cont = self.game.contests[c.contest]
         ctx = Ctx(self, seat, self.game.team_of[seat])
         acts: list[Action] = []
-        if c.best_seat is None or cont.announce(ctx):
+        if not c.opened or cont.announce(ctx):
             acts.append(("announce", None))
-        if c.best_seat is not None and cont.good(ctx):
+        if c.opened and cont.good(ctx):
             acts.append(("good", None))
         return acts
 
@@ -152,6 +179,15 @@ class LegalActions:
         return self.game.values[cont.value](self.dealt[seat], self.turned) is not None
 
     def _may_answer(self, seat: int) -> bool:
+        """The asked seat, or any of its partners where the table lets a teammate answer. In a
+        contest of declarations only a holder answers: one who declared or can still show it."""
         p = self.pending
         assert p is not None
-        return seat == p.answerer or (self.game.answer_any and self.game.team_of[seat] == p.answer_team)
+        if seat != p.answerer and not (self.game.answer_any and self.game.team_of[seat] == p.answer_team):
+            return False
+        if p.contest is not None and seat != p.answerer:
+            cont = self.game.contests[p.contest]
+            if cont.declares:
+                declared = seat in self.contests[cont.index].declared
+                return self._holds(cont, seat) and (declared or self._may_declare(cont, seat))
+        return True

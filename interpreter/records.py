@@ -36,10 +36,15 @@ class Count:
     contest: int
     order: list[int]
     index: int = 0
-    best_seat: int | None = None
+    best_seat: int | None = None         # the seat that wins so far (None: nobody yet, or a tie to nobody)
     best_value: int = -1
     announced: list[tuple[int, int | None]] = field(default_factory=list)   # (seat, value or None=good)
 
     @property
     def seat(self) -> int:
         return self.order[self.index]
+
+    @property
+    def opened(self) -> bool:
+        """Whether a value has been announced (the first to speak must announce)."""
+        return any(v is not None for _, v in self.announced)

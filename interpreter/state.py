@@ -133,23 +133,31 @@ class State(LegalActions, Contests):
         self.events.append({"type": "deal", "hand": self.hand_number, "dealer": self.dealer, "mano": self.mano,
                             "turned": g.cards.ids[self.turned] if self.turned is not None else None,
                             "special": list(self.special)})
-        for seat in range(n):
-            if not self.blind:
-                self.events.append({"type": "hand", "seat": seat, "only": seat,
-                                    "cards": [g.cards.ids[c] for c in self.dealt[seat]]})
+        self._update_blind(dealt=True)
 
     def _special_hands(self) -> None:
         ctx = Ctx(self, None)
         self.base_worth = int(self.game.stake_base(ctx))
-        for hand, when, base in self.game.special:
+        for hand, when, base, _ in self.game.special:
             if when(ctx):
                 self.special.append(hand.name)
                 if base is not None:
                     self.base_worth = int(base(ctx))
                 if hand.forbid_stakes:
                     self.forbid = hand.forbid_stakes
-                if hand.blind:
-                    self.blind = True
+
+    def _update_blind(self, dealt: bool = False) -> None:
+        """As each trick starts: is it played blind? When a seat's cards come into its sight
+        (the deal, or the first trick not played blind), each seat is shown its own."""
+        was = dealt or self.blind
+        ctx = Ctx(self, None)
+        self.blind = any(blind is not None and hand.name in self.special and blind(ctx)
+                         for hand, _, _, blind in self.game.special)
+        if was and not self.blind:
+            ids = self.game.cards.ids
+            for seat in range(self.game.num_players):
+                self.events.append({"type": "hand", "seat": seat, "only": seat,
+                                    "cards": [ids[c] for c in self.dealt[seat] if c in self.hands[seat]]})
 
     # -- who acts ---------------------------------------------------------------------
 
@@ -271,8 +279,6 @@ class State(LegalActions, Contests):
             raise IllegalAction(str(action), f"there is no seat {actor}")
         if act[0] == "signal":
             return actor, act            # a sign to the partners: any seat, any time in a hand
-        if act[0] == "play" and self.blind and act[1] in self.hands[actor]:
-            act = ("play_pos", self.dealt[actor].index(act[1]))
         if act in self._acts(actor):
             return actor, act
         raise IllegalAction(str(action), self._explain(actor, act))
@@ -319,6 +325,8 @@ class State(LegalActions, Contests):
         if verb == "signal" and self.game.signals is not None and self.game.signals.to == "partners":
             team = self.game.team_of[seat]
             event["seats"] = [s for s, t in enumerate(self.game.team_of) if t == team]
+        if verb == "play_pos":
+            event["card"] = self.game.cards.ids[self.dealt[seat][arg]]      # a blind card shows as it lands
         if verb == "cover":
             event["action"] = "cover"
             self.events.append({**event, "card": self.game.cards.ids[arg], "only": seat})
@@ -369,6 +377,8 @@ class State(LegalActions, Contests):
         elif g.after_tie == "first_best" and first_best is not None:
             self.leader = first_best
         self.turn = self.leader
+        if self.blind:
+            self._update_blind()
 
     def _stake_call(self, seat: int, name: str) -> None:
         g = self.game
@@ -413,17 +423,14 @@ class State(LegalActions, Contests):
             self.pending = None
             return
         cont = self.game.contests[p.contest]
-        declared = self.contests[cont.index].declared
-        if cont.declares and seat not in declared and self._holds(cont, seat):
-            declared.append(seat)                        # accepting a declaration shows one's own
         self.accepted.add(p.call)
         self.events.append({"type": "accepted", "call": p.call, "team": team})
         self.pending = None
         if cont.procedure == "announce":
             self._start_count(cont)
         else:
-            best = self._best(cont, self._comparing(cont))
-            self._settle_accepted(cont, best)
+            seats = self._comparing(cont, accepted=True)
+            self._settle_accepted(cont, self._best(cont, seats), seats)
 
     def _decline(self, seat: int) -> None:
         p = self.pending
@@ -439,12 +446,16 @@ class State(LegalActions, Contests):
         self._pay_declined(p)
 
     def _fold(self, seat: int) -> None:
+        """The seat's team leaves the hand. A contest call waiting on that team counts as refused
+        (an unanswered declaration instead stands, settled with the hand); a call the team itself
+        made and left unanswered is withdrawn."""
         g = self.game
         other = 1 - g.team_of[seat]
         p = self.pending
         asked = p is not None and p.contest is not None and g.contests[p.contest].calls[p.call].declare
-        if p is not None and p.contest is not None and g.fold_declines and not asked:
-            self._pay_declined(p)     # an unanswered declaration instead stands, settled with the hand
+        if p is not None and p.contest is not None and g.fold_declines and not asked \
+                and p.answer_team == g.team_of[seat]:
+            self._pay_declined(p)
             if self.match_over:
                 return
         self.pending = self.suspended = None

@@ -20,7 +20,8 @@ def describe(event: dict[str, Any], game: Game) -> str | None:
     if kind == "action":
         if event["action"] == "cover":
             return f"  seat {seat}: cover {event.get('card', '??')} (face down)" if "card" in event else None
-        return f"  seat {seat}: [cyan]{event['action']}[/]"
+        shown = f" ({event['card']})" if "card" in event else ""
+        return f"  seat {seat}: [cyan]{event['action']}[/]{shown}"
     if kind == "accepted" and "worth" in event:
         return f"    → {event['call']} accepted: the hand is worth {event['worth']}"
     if kind == "announce":

@@ -301,7 +301,7 @@ class Builder:
                 tuple(calls), self.formula(p + ("accept",), "total"),
                 self.formula(p + ("decline",), "if calls == 1 then 1 else total_but_last"),
                 unraised, count, tuple(str(c) for c in self.get(p + ("cancels",), []) or []),
-                self.cited(p), self.span(p)))
+                self.cited(p), self.span(p), str(self.get(p + ("declaration",), "optional"))))
         return tuple(out)
 
     def enabled(self, path: Path) -> bool:
@@ -317,7 +317,8 @@ class Builder:
         for name, node in (self.get(("special_hands",)) or {}).items():
             p: Path = ("special_hands", name)
             out.append(SpecialHand(name, self.formula(p + ("if",)), self.optional_formula(p + ("base",)),
-                                   node.get("forbid_stakes"), bool(node.get("blind", False)),
+                                   node.get("forbid_stakes"),
+                                   None if node.get("blind") in (None, False) else self.formula(p + ("blind",)),
                                    self.cited(p), self.span(p)))
         return tuple(out)
 

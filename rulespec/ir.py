@@ -204,6 +204,7 @@ class Contest:
     cancels: tuple[str, ...]
     cited: Cited
     span: Span
+    declaration: str = "optional"   # "compulsory": a holder declares before anything else it does
 
     @property
     def declares(self) -> bool:
@@ -226,7 +227,7 @@ class SpecialHand:
     when: Formula
     base: Formula | None
     forbid_stakes: str | None
-    blind: bool
+    blind: Formula | None           # the tricks played blind (evaluated as each trick starts)
     cited: Cited
     span: Span
 

@@ -70,7 +70,7 @@ def test_current_player_and_legal_actions_at_the_start(game) -> None:
     assert st.current_player() == 0
     assert set(st.legal_actions()) == {"play 7c", "play 6c", "play 1e", "truco", "envido", "real_envido",
                                        "falta_envido", "fold"}
-    assert st.legal_actions(1) == []          # not seat 1's turn
+    assert st.legal_actions(1) == ["fold"]    # not seat 1's turn: "En cualquier momento uno puede tirar las cartas"
 
 
 def test_readme_walkthrough(game) -> None:

@@ -41,6 +41,9 @@ UNMAPPED = {
                                  "says",
     "two flors in a team at 4 or 6": "pytruco sings a partner's flor with one's own (CantarFlor.hacer, "
                                      "recursive), so such deals are dealt again",
+    "a sung flor reaches the target before every seat has spoken":
+        "pytruco scores a flor as it is sung (CantarFlor.hacer); the spec once every seat has sung or "
+        "played its first card, so that the moment shows nothing of a hand not yet seen",
     "points past the target": "pytruco finishes scoring an action after the target is reached (the spec "
                               "stops there): at the match's end only the winner and the loser's score "
                               "are compared",
@@ -151,6 +154,11 @@ class Duel:
         self.partida.parse_jugada(self.command(seat, action)).hacer(self.partida)
         ours = self.state.hand_over
         theirs = self.partida.ronda.muestra is not self.muestra or self.partida.terminada()
+        if theirs and not ours and any(self.state._only_declared(c) for c in self.game.contests):
+            # pytruco scores a flor as it is sung; the spec once every seat has sung or played,
+            # so a flor that reaches the target ends pytruco's match first
+            self.report.kept_out["a sung flor reaches the target before every seat has spoken"] += 1
+            return False
         if ours != theirs:
             return self.fail(f"the hand {'ended' if ours else 'goes on'} in the spec but not in pytruco")
         if not ours:
