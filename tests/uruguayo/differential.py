@@ -1,4 +1,5 @@
-"""Play the uruguayo spec and pytruco's Partida side by side and compare the scores.
+"""Play the uruguayo-pytruco spec (uruguayo with every pytruco reading) and pytruco's Partida
+side by side and compare the scores.
 
 Both engines get the same scripted deals (the spec's `Deal`; pytruco's `Ronda.set_muestra`
 and `Ronda.set_cartas`). At every decision a seat may take an action the spec allows it only
@@ -19,7 +20,7 @@ from pytruco.pdt.partida import Partida
 
 from interpreter.game import Deal, Game, load_game
 from interpreter.state import State
-from tests.uruguayo.oracle import PYTRUCO_READINGS
+from tests.uruguayo.oracle import PYTRUCO_SPEC
 from tests.uruguayo.pytruco_cards import carta, pytruco_name
 
 # the spec's verbs and pytruco's words for them (Partida.parse_jugada)
@@ -66,8 +67,8 @@ class Duel:
 
     def __init__(self, players: int, target: int, seed: int, report: Report,
                  options: dict[str, str] | None = None) -> None:
-        chosen = {**PYTRUCO_READINGS, **(options or {}), "players": players, "target": target}
-        self.game: Game = load_game("uruguayo", chosen)
+        chosen = {**(options or {}), "players": players, "target": target}
+        self.game: Game = load_game(PYTRUCO_SPEC, chosen)
         self.rng = random.Random(seed)
         self.report = report
         self.names = [f"p{s}" for s in range(players)]

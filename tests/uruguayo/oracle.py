@@ -20,8 +20,9 @@ from pytruco.pdt.manojo import Manojo
 from interpreter.game import Game, load_game
 from tests.uruguayo.pytruco_cards import carta
 
-# pytruco's own readings where it departs from the reglamento (docs/uruguayo.md)
-PYTRUCO_READINGS = {"pieza_pair_envido": "pair", "plain_flor": "cards"}
+# the bundled spec that selects every pytruco reading where it departs from the rulebooks
+# (docs/uruguayo.md): pieza_pair_envido=pair, plain_flor=cards among the hand values
+PYTRUCO_SPEC = "uruguayo-pytruco"
 
 # Manojo.tiene_flor's kinds: 1 two piezas or more, 2 three of a suit, 3 a pieza and a pair.
 # calcular_envido (PRE: no flor) picks the first same-suit pair in the dealt order, which
@@ -108,9 +109,9 @@ def value_mismatches(game: Game, turned: int, limit: int = 20) -> tuple[int, lis
 
 
 def check_muestras(turned_cards: Sequence[int]) -> tuple[int, list[str]]:
-    """Card order and hand values under each of these muestras, with pytruco's readings
-    selected; (hands compared, mismatches)."""
-    game = load_game("uruguayo", PYTRUCO_READINGS)
+    """Card order and hand values under each of these muestras, in the spec that selects
+    pytruco's readings; (hands compared, mismatches)."""
+    game = load_game(PYTRUCO_SPEC)
     total, out = 0, []
     for turned in turned_cards:
         out += order_mismatches(game, turned)

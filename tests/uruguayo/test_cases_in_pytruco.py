@@ -1,12 +1,14 @@
-"""The uruguayo conformance cases, replayed in pytruco's Partida: the same deals and actions
-(`Partida.parse_jugada`) must be legal there, the actions a case rejects must be refused there
-too (`IJugada.ok`), and every score and hand end the case expects must be pytruco's.
+"""The uruguayo and uruguayo-pytruco conformance cases, replayed in pytruco's Partida: the same
+deals and actions (`Partida.parse_jugada`) must be legal there, the actions a case rejects must be
+refused there too (`IJugada.ok`), and every score and hand end the case expects must be pytruco's.
 
-Cases that select an interpretation choice pytruco does not make are the spec's own and are
-left out, as is differences.yaml, which shows where the spec plays otherwise than pytruco; so
-are the expectations pytruco has no counterpart for (legal sets, seat to act). A case that sets
-no reading plays the same under the reglamento's and pytruco's (pieza_pair_envido, plain_flor):
-one whose outcome depends on them names the reading in its options.
+A case is replayed when every interpretation choice it plays under — its spec's defaults, then
+the file's and the case's options — is pytruco's (the defaults of `uruguayo-pytruco`). So the
+cases of tests/conformance/uruguayo-pytruco/ are all replayed, and those of
+tests/conformance/uruguayo/ only when they select pytruco's reading of every choice the rulebook
+defaults change; the others are the rulebooks' and are left out, as is differences.yaml, which
+shows where the spec plays otherwise than pytruco; so are the expectations pytruco has no
+counterpart for (legal sets, seat to act).
 
 pytruco scores a flor the moment it is sung; the spec scores it once every seat has sung or
 played its first card, so that the moment of scoring shows nothing of a hand not yet seen. A
@@ -26,24 +28,30 @@ from interpreter import Deal, load_game
 from rulespec.load import open_spec
 from rulespec.yamlload import load_yaml_file
 from tests.uruguayo.differential import VERBS
-from tests.uruguayo.oracle import PYTRUCO_READINGS
+from tests.uruguayo.oracle import PYTRUCO_SPEC
 from tests.uruguayo.pytruco_cards import carta, pytruco_name
 
-ROOT = Path(__file__).parents[1] / "conformance" / "uruguayo"
-DIFFERENCES = ROOT / "differences.yaml"
-PYTRUCO = {o.name: o.default for o in open_spec("uruguayo").options} | PYTRUCO_READINGS
+CONFORMANCE = Path(__file__).parents[1] / "conformance"
+ROOTS = (CONFORMANCE / "uruguayo", CONFORMANCE / PYTRUCO_SPEC)
+DIFFERENCES = CONFORMANCE / "uruguayo" / "differences.yaml"
+PYTRUCO = {o.name: o.default for o in open_spec(PYTRUCO_SPEC).options}
 TABLE = ("players", "target")
 
 
+def defaults(spec: str) -> dict[str, Any]:
+    return {o.name: o.default for o in open_spec(spec).options}
+
+
 def pytruco_cases() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(id, options, case) for every case with actions whose options are pytruco's."""
+    """(id, options, case) for every case with actions whose options are all pytruco's."""
     out = []
-    for path in sorted(set(ROOT.rglob("*.yaml")) - {DIFFERENCES}):
+    paths = sorted({p for root in ROOTS for p in root.rglob("*.yaml")} - {DIFFERENCES})
+    for path in paths:
         data = load_yaml_file(path).data
         for case in data["cases"]:
-            options = {**data.get("options", {}), **case.get("options", {})}
+            options = {**defaults(data["spec"]), **data.get("options", {}), **case.get("options", {})}
             if "actions" in case and all(k in TABLE or PYTRUCO[k] == v for k, v in options.items()):
-                out.append((f"{path.relative_to(ROOT)}::{case['name']}", options, case))
+                out.append((f"{path.relative_to(CONFORMANCE)}::{case['name']}", options, case))
     return out
 
 
@@ -63,7 +71,7 @@ class Replay:
         self.partida.ronda.el_mano = self.partida.ronda.turno = mano
         self.deals = list(case.get("deals") or [{"hands": case["hands"], "vira": case.get("vira")}])
         self.vira = case.get("vira")
-        game = load_game("uruguayo", {k: v for k, v in options.items()})
+        game = load_game(PYTRUCO_SPEC, options)
         self.engine = game.new_match(deals=[Deal(tuple(tuple(h) for h in d["hands"]), d.get("vira", self.vira))
                                             for d in self.deals],
                                      dealer=case.get("dealer"), score=case.get("score"))

@@ -9,7 +9,9 @@ defines it: Manojo.calcular_envido is documented "PRE: no tiene flor", so it is 
 every hand without flor, and on the flor hands whose value it computes independently of the
 order the cards were dealt in (two piezas or more; a pieza beside a pair of another suit);
 for three cards of one suit it takes the first same-suit pair in dealt order, so those are
-left out. pytruco's own readings are selected (pieza_pair_envido=pair, plain_flor=cards).
+left out. The spec compared is `uruguayo-pytruco`, which selects pytruco's readings
+(pieza_pair_envido=pair, plain_flor=cards); a second test checks that `uruguayo`'s defaults depart
+from it only on the hands those two choices name.
 """
 from __future__ import annotations
 
