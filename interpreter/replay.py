@@ -19,7 +19,7 @@ from interpreter.state import State
 EXPECT_KEYS = ("score", "to_act", "legal", "legal_includes", "legal_excludes", "hand_over", "match_over",
                "winner", "hand_worth", "tricks")
 CASE_KEYS = ("name", "options", "score", "dealer", "hands", "vira", "deals", "actions", "beats", "ties",
-             "source", "note")
+             "source", "note", "mid_hand")
 FILE_KEYS = ("spec", "source", "options", "cases", "note")
 REJECT_KEYS = ("reject", "because")
 
@@ -66,6 +66,7 @@ class CaseResult:
     step: int | None = None
     message: str | None = None
     refusals: list[Refusal] = field(default_factory=list)
+    final: State | None = field(default=None, repr=False, compare=False)   # the state after the last step
 
     def as_dict(self) -> dict[str, Any]:
         return {"file": self.file, "name": self.name, "passed": self.passed, "step": self.step,
@@ -226,8 +227,8 @@ def run_file(path: Path) -> list[CaseResult]:
         name = str(case.get("name", f"case {p[1] + 1}"))
         refusals: list[Refusal] = []
         try:
-            plan(refusals)
-            results.append(CaseResult(str(path), name, True, refusals=refusals))
+            final = plan(refusals)
+            results.append(CaseResult(str(path), name, True, refusals=refusals, final=final))
         except Mismatch as m:
             results.append(CaseResult(str(path), name, False, m.step, m.message, refusals))
     return results
@@ -254,11 +255,10 @@ def _prepare(cf: CaseFile, game: Game, case: dict[str, Any], p: tuple[str | int,
     if not checks and play is None:
         raise cf.fail(p, "a case needs actions (with hands or deals) or facts (beats, ties, envido_of, flor_of)")
 
-    def run(refusals: list[Refusal]) -> None:
+    def run(refusals: list[Refusal]) -> State | None:
         for check in checks:
             check()
-        if play is not None:
-            play(refusals)
+        return play(refusals) if play is not None else None
     return run
 
 
@@ -321,12 +321,13 @@ def _play_plan(cf: CaseFile, game: Game, case: dict[str, Any], p: tuple[str | in
         raise cf.fail(p + ("score",), "score is [team 0, team 1], two non-negative integers")
     steps = [_step(cf, game, s, p + ("actions", i)) for i, s in enumerate(case.get("actions") or [])]
 
-    def run(refusals: list[Refusal]) -> None:
+    def run(refusals: list[Refusal]) -> State:
         st = game.new_match(seed=0, dealer=dealer, deals=deals, score=score)
         for number, step in enumerate(steps, start=1):
             refused = step(st, number)
             if isinstance(refused, Refusal):
                 refusals.append(refused)
+        return st
     return run
 
 
