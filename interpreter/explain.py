@@ -30,20 +30,21 @@ def explain(st: "State", seat: int, act: Action) -> str:
         if verb in ("announce", "good"):
             if seat != c.seat:
                 return f"it is seat {c.seat}'s turn to speak in the {contest.name} count, not {who}'s"
-            if verb == "good" and c.best_seat is None:
-                return "nobody has announced yet: the first to speak must announce"
+            if verb == "good" and not c.opened:
+                return "nobody has announced yet, nothing to concede: the first to speak must announce"
             rule = contest.ir.count.good if verb == "good" else contest.ir.count.announce
-            return f"{verb} is not allowed now: {_rule(rule, contest.ir.count.cited.source)}"
-        return (f"the {contest.name} count is under way: seat {c.seat} must announce or say good "
-                f"before anything else (folding is not allowed during the count)")
+            beats = f" ({who} can beat the best value announced)" if verb == "good" and st.count_would_win(seat) else ""
+            return f"{verb} is not allowed now{beats}: {_rule(rule, contest.ir.count.cited.source)}"
+        text = f"the {contest.name} count is under way: seat {c.seat} must announce or say good before anything else"
+        return text + (" (folding is not allowed during the count)" if verb == "fold" else "")
     if verb in ("announce", "good"):
         return "no count is under way"
     p = st.pending
     if p is not None:
         if not st._may_answer(seat):
             cont = g.contests[p.contest] if p.contest is not None else None
-            if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and g.answer_any:
-                return f"{who} does not hold a {cont.value}: only a holder answers {p.call}"
+            if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and not st._holds(cont, seat):
+                return f"{who} does not hold a {cont.value}: only a holder answers {p.call}, and seat {p.answerer} is asked"
             return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
         if verb in ("play", "cover", "play_pos"):
             return f"{who} must first answer {p.call} (accept, decline or raise)"
@@ -75,6 +76,8 @@ def explain(st: "State", seat: int, act: Action) -> str:
         return _explain_call(st, seat, arg, answering=False)
     if verb == "fold":
         return _fold_refused(st, who)
+    if verb == "annul":
+        return _annul_refused(st, seat, arg)
     return f"{verb} is not legal now"
 
 
@@ -88,6 +91,17 @@ def _forced_declaration(st: "State", seat: int) -> str | None:
             source = f" ({cont.ir.cited.source})" if cont.ir.cited.source else ""
             return f"seat {seat} holds a {cont.value} and must declare it before anything else{source}"
     return None
+
+
+def _annul_refused(st: "State", seat: int, name: str) -> str:
+    g = st.game
+    ann = next(a for a in g.spec.annulments if a.name == name)
+    holds, when = next((h, w) for n, h, w, _ in g.annulments if n == name)
+    if not holds(st.dealt[seat], st.turned):
+        return f"seat {seat}'s hand is no {name}: {_rule(ann.holds, ann.cited.source)}"
+    if not when(Ctx(st, seat, g.team_of[seat])):
+        return f"{name} may not be claimed now: {_rule(ann.when, ann.cited.source)}"
+    return f"{name} is not legal now"
 
 
 def _fold_refused(st: "State", who: str) -> str:
@@ -118,25 +132,58 @@ def _explain_call(st: "State", seat: int, name: str, answering: bool) -> str:
 
 
 def _explain_contest_call(st: "State", seat: int, name: str, ctx: Ctx) -> str:
+    """Each condition legal.py checks for a contest call, in the same order, named when it fails."""
     g = st.game
     cont = g.contest_of_call[name]
     cs = st.contests[cont.index]
     call = cont.calls[name]
-    if cs.status == CLOSED:
-        return f"the {cont.name} is over for this hand"
     if cont.declares and not st._holds(cont, seat):
         return f"seat {seat} does not hold a {cont.value}: it cannot be called without one"
+    if cs.status == CLOSED:
+        return f"the {cont.name} is over for this hand"
+    used = [c for c, _ in cs.chain]
     p = st.pending
     if p is not None and p.contest == cont.index:
-        if p.call not in call.after:
+        if not (p.call in call.after or (name == p.call and call.declare)):
             return f"{name} cannot answer {p.call}"
-        return f"{name} cannot be called again in this chain (at most {call.max})"
+        if call.max is not None and used.count(name) >= call.max:
+            return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
+        if not cont.allowed[name](ctx):
+            return _not_allowed(name, call)
+        return f"{name} cannot answer {p.call} now"
     if p is not None and p.contest is None:
         return f"{name} cannot be the answer to {p.call} now: {_rule(cont.ir.interrupt, cont.ir.cited.source)}"
+    if p is not None:
+        return f"{name} cannot be called while {p.call} waits for an answer"
     if not cont.window(ctx):
         return f"{name} may not be called now: {_rule(cont.ir.window, cont.ir.cited.source)}"
-    if cs.chain and not call.opens:
-        return f"{name} cannot follow {cs.chain[-1][0]}"
-    if cs.chain:
+    if not cs.chain:
+        if not call.opens:
+            return f"{name} cannot open the {cont.name}"
+        if not cont.allowed[name](ctx):
+            return _not_allowed(name, call)
+        return f"{name} cannot open the {cont.name} now"
+    if not cont.declares:
+        if not call.opens:
+            return f"{name} cannot follow {cs.chain[-1][0]}"
         return f"the {cont.name} has already been called in this hand"
-    return f"{name} cannot open the {cont.name}"
+    if seat in cs.declared:
+        return f"seat {seat} has already declared its {cont.value} in this hand"
+    if st.suspended is not None and st.suspended.contest == cont.index:
+        return f"the {cont.name} waits for an answer to {st.suspended.call}"
+    if call.declare and name in cont.openers:
+        return f"{name} cannot be called now"
+    last, last_seat = cs.chain[-1]
+    if last not in call.after:
+        return f"{name} cannot follow {last}"
+    if g.team_of[last_seat] == g.team_of[seat]:
+        return f"{name} answers the other team's {last}, not a partner's"
+    if call.max is not None and used.count(name) >= call.max:
+        return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
+    if not cont.allowed[name](ctx):
+        return _not_allowed(name, call)
+    return f"{name} cannot be called now"
+
+
+def _not_allowed(name: str, call) -> str:
+    return f"{name} is not allowed after this chain: {_rule(call.allowed, call.cited.source)}"

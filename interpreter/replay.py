@@ -19,8 +19,9 @@ from interpreter.state import State
 EXPECT_KEYS = ("score", "to_act", "legal", "legal_includes", "legal_excludes", "hand_over", "match_over",
                "winner", "hand_worth", "tricks")
 CASE_KEYS = ("name", "options", "score", "dealer", "hands", "vira", "deals", "actions", "beats", "ties",
-             "source", "note")
+             "source", "note", "mid_hand")
 FILE_KEYS = ("spec", "source", "options", "cases", "note")
+REJECT_KEYS = ("reject", "because")
 
 
 class InvalidCase(TrucoError):
@@ -42,16 +43,34 @@ class Mismatch(Exception):
 
 
 @dataclass
+class Refusal:
+    """One `reject:` step as it ran: the action, the seat that was to act, the reason given."""
+
+    step: int
+    seat: int
+    action: str
+    to_act: int | None
+    reason: str
+    because: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "seat": self.seat, "action": self.action, "to_act": self.to_act,
+                "reason": self.reason, "because": self.because}
+
+
+@dataclass
 class CaseResult:
     file: str
     name: str
     passed: bool
     step: int | None = None
     message: str | None = None
+    refusals: list[Refusal] = field(default_factory=list)
+    final: State | None = field(default=None, repr=False, compare=False)   # the state after the last step
 
     def as_dict(self) -> dict[str, Any]:
         return {"file": self.file, "name": self.name, "passed": self.passed, "step": self.step,
-                "message": self.message}
+                "message": self.message, "refusals": [r.as_dict() for r in self.refusals]}
 
 
 @dataclass
@@ -206,11 +225,12 @@ def run_file(path: Path) -> list[CaseResult]:
     results = []
     for case, game, p, plan in prepared:
         name = str(case.get("name", f"case {p[1] + 1}"))
+        refusals: list[Refusal] = []
         try:
-            plan()
-            results.append(CaseResult(str(path), name, True))
+            final = plan(refusals)
+            results.append(CaseResult(str(path), name, True, refusals=refusals, final=final))
         except Mismatch as m:
-            results.append(CaseResult(str(path), name, False, m.step, m.message))
+            results.append(CaseResult(str(path), name, False, m.step, m.message, refusals))
     return results
 
 
@@ -231,14 +251,14 @@ def _prepare(cf: CaseFile, game: Game, case: dict[str, Any], p: tuple[str | int,
     for key in ("beats", "ties"):
         if key in case:
             checks.append(_fact_order(cf, game, case[key], p + (key,), key, turned))
-    if "actions" in case or "hands" in case or "deals" in case:
-        checks.append(_play_plan(cf, game, case, p))
-    if not checks:
+    play = _play_plan(cf, game, case, p) if "actions" in case or "hands" in case or "deals" in case else None
+    if not checks and play is None:
         raise cf.fail(p, "a case needs actions (with hands or deals) or facts (beats, ties, envido_of, flor_of)")
 
-    def run() -> None:
+    def run(refusals: list[Refusal]) -> State | None:
         for check in checks:
             check()
+        return play(refusals) if play is not None else None
     return run
 
 
@@ -301,10 +321,13 @@ def _play_plan(cf: CaseFile, game: Game, case: dict[str, Any], p: tuple[str | in
         raise cf.fail(p + ("score",), "score is [team 0, team 1], two non-negative integers")
     steps = [_step(cf, game, s, p + ("actions", i)) for i, s in enumerate(case.get("actions") or [])]
 
-    def run() -> None:
+    def run(refusals: list[Refusal]) -> State:
         st = game.new_match(seed=0, dealer=dealer, deals=deals, score=score)
         for number, step in enumerate(steps, start=1):
-            step(st, number)
+            refused = step(st, number)
+            if isinstance(refused, Refusal):
+                refusals.append(refused)
+        return st
     return run
 
 
@@ -328,10 +351,14 @@ def _step(cf: CaseFile, game: Game, node: Any, p: tuple[str | int, ...]):
         expect = node["expect"]
         return lambda st, n: _expect(st, n, expect)
     if isinstance(node, dict) and "reject" in node:
+        _check_keys(cf, node, REJECT_KEYS, p, "a reject step")
         seat, action = _parse_action(cf, game, node["reject"], p + ("reject",))
-        return lambda st, n: _reject(st, n, seat, action)
+        because = node.get("because")
+        if "because" in node and (not isinstance(because, str) or not because.strip()):
+            raise cf.fail(p + ("because",), "because: is the text the refusal's reason must contain")
+        return lambda st, n: _reject(st, n, seat, action, because)
     if isinstance(node, dict):
-        raise cf.fail(p, "a step is an action string, {expect: ...} or {reject: ...}")
+        raise cf.fail(p, "a step is an action string, {expect: ...} or {reject: ..., because: ...}")
     seat, action = _parse_action(cf, game, node, p)
     return lambda st, n: _act(st, n, seat, action)
 
@@ -350,9 +377,10 @@ def _act(st: State, n: int, seat: int, action: str) -> None:
         raise Mismatch(n, f"action '{seat} {action}' was refused: {err.reason}") from None
 
 
-def _reject(st: State, n: int, seat: int, action: str) -> None:
+def _reject(st: State, n: int, seat: int, action: str, because: str | None = None) -> Refusal:
     _ready(st)
     before = st.to_json()
+    to_act = st.current_player()
     try:
         st.apply(action, seat=seat)
     except IllegalAction as err:
@@ -360,7 +388,10 @@ def _reject(st: State, n: int, seat: int, action: str) -> None:
             raise Mismatch(n, f"'{seat} {action}' was refused without a reason") from None
         if st.to_json() != before:
             raise Mismatch(n, f"refusing '{seat} {action}' changed the state") from None
-        return
+        if because is not None and because.casefold() not in err.reason.casefold():
+            raise Mismatch(n, f"reject: '{seat} {action}' was refused, but not because {because!r}; "
+                              f"the reason given: {err.reason!r}") from None
+        return Refusal(n, seat, action, to_act, err.reason, because)
     raise Mismatch(n, f"reject: expected '{seat} {action}' to be refused, but it was accepted")
 
 

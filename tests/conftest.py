@@ -1,9 +1,19 @@
 """Shared fixtures: the bundled specs and every option combination they offer."""
 from __future__ import annotations
 
-import itertools
+import os
+
+from hypothesis import settings
 
 from rulespec.load import bundled_names, open_spec
+
+# Hypothesis draws its examples from a fixed seed unless asked otherwise, so a failure in CI
+# is the same failure on every machine: `derandomize` makes the examples a function of the
+# test alone, and no example database carries state between runs. HYPOTHESIS_PROFILE=explore
+# draws fresh examples (and keeps them in the local database) to look for new failures.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def option_sets(limit_per_spec: int = 64) -> list[tuple[str, dict[str, object]]]:

@@ -150,6 +150,39 @@ def test_reject_of_a_legal_action_fails_the_case(tmp_path, capsys) -> None:
     assert by_name["answering nothing is refused"]["passed"] is True
 
 
+def test_reject_because_checks_the_reason(tmp_path, capsys) -> None:
+    """"`- {reject: <action>, because: <text>}` also requires the refusal's reason to contain
+    `<text>` (case-insensitive), so that a case about a rule cannot pass because the seat was
+    merely out of turn"."""
+    path = cases_file(tmp_path, "because.yaml", f"""
+        - name: the right reason, in other case
+          {HANDS}
+          actions:
+            - {{reject: 1 play 7o, because: "IT IS SEAT 0'S TURN"}}
+            - 0 envido
+            - {{reject: 1 play 7o, because: "must first answer envido"}}
+        - name: a rule claimed, but refused for turn order
+          {HANDS}
+          actions:
+            - 0 envido
+            - 1 accept
+            - 0 announce
+            - 1 announce
+            - {{reject: 1 envido, because: "the envido is over"}}
+        """)
+    code, report = run_json(capsys, path)
+    assert code == 1
+    by_name = {c["name"]: c for c in report["cases"]}
+    assert by_name["the right reason, in other case"]["passed"] is True
+    wrong = by_name["a rule claimed, but refused for turn order"]
+    assert wrong["passed"] is False and wrong["step"] == 5
+    assert "not because 'the envido is over'" in wrong["message"]
+    assert "it is seat 0's turn, not seat 1's" in wrong["message"]      # the reason actually given
+    assert wrong["refusals"] == []           # a failed reject is not recorded as a refusal
+    refusals = by_name["the right reason, in other case"]["refusals"]
+    assert [(r["seat"], r["action"], r["to_act"]) for r in refusals] == [(1, "play 7o", 0), (1, "play 7o", 1)]
+
+
 def test_json_report(tmp_path, capsys) -> None:
     """"`--json` prints a machine-readable report instead, at least: {"passed", "failed",
     "cases": [{"file", "name", "passed", "step", "message"}]}"."""
@@ -257,6 +290,25 @@ INVALID = {
               - 0 envido
               - expect: {scores: [0, 0]}
         """, 8, "scores"),
+    # "`- {reject: <action>, because: <text>}`": the reason is text; no other key in the step
+    "because_not_text": ("""
+        spec: teg
+        options: {players: 2}
+        cases:
+          - name: x
+            hands: [[5e, 2b, 12o], [7o, 6o, 1c]]
+            actions:
+              - {reject: 1 play 7o, because: 3}
+        """, 7, "because"),
+    "unknown_reject_key": ("""
+        spec: teg
+        options: {players: 2}
+        cases:
+          - name: x
+            hands: [[5e, 2b, 12o], [7o, 6o, 1c]]
+            actions:
+              - {reject: 1 play 7o, since: turn}
+        """, 7, "since"),
     "yaml_syntax": ("""
         spec: teg
         options: {players: 2}

@@ -1,0 +1,118 @@
+"""The wording of every kind of refusal (interpreter/explain.py and the state's own checks).
+
+Each case reaches a position, asks why one action is refused, and checks that the reason
+names the rule that refuses it: the turn, the waiting call, the ladder, the contest's
+window, its chain, its `allowed:` formula, the count, the fold rule, the maldón. A reason
+that names another rule than the one at work (as "at most None" once did for a falta
+refused by `allowed:`) fails here.
+"""
+from __future__ import annotations
+
+import pytest
+
+from interpreter import Deal, load_game
+
+TRUCO = [["1e", "7o", "4c"], ["3e", "2b", "5o"]]
+ENVIDO = [["5e", "2b", "12o"], ["7o", "6o", "1c"]]          # tanto 5 against 33
+FLOR = [["7c", "6c", "5c"], ["4o", "10o", "11o"]]
+FLOR4 = [["7c", "6c", "5c"], ["4o", "10o", "11o"], ["4e", "6e", "2e"], ["1b", "3b", "7b"]]
+MALDON = [["4c", "4o", "12b"], ["3e", "2b", "5o"]]
+VANIKAR = [["4c", "5d", "Js"], ["7d", "6d", "Ah"]]
+PAULISTA = [["4d", "5d", "6d"], ["4s", "5s", "6s"], ["4h", "5h", "6h"], ["4c", "5c", "6c"]]
+URUGUAYO = [["7o", "6o", "5c"], ["1c", "2o", "3b"]]
+
+T2 = ("teg", {"players": 2})
+CASES = [
+    # the turn and the waiting call
+    ("out of turn", T2, TRUCO, [], "1 play 3e", "it is seat 0's turn, not seat 1's"),
+    ("caller waits", T2, TRUCO, ["0 truco"], "0 play 1e", "truco by seat 0 is waiting for seat 1's answer"),
+    ("answer first", T2, TRUCO, ["0 truco"], "1 play 3e", "seat 1 must first answer truco"),
+    ("nothing to answer", T2, TRUCO, [], "0 accept", "no call is waiting for an answer"),
+    # cards
+    ("card not held", T2, TRUCO, [], "0 play 3e", "3e is not in seat 0's hand"),
+    ("position outside a blind hand", T2, TRUCO, [], "0 play @1", "play by position only in a blind hand"),
+    ("cover too early", ("paulista", {"players": 4}), PAULISTA, [], "0 cover 4d",
+     "a card may be played face down only when trick >= options.cover_from"),
+    # the stake ladder
+    ("ladder in order", T2, TRUCO, [], "0 retruco", "the next call is truco, not retruco"),
+    ("ladder skips a step", T2, TRUCO, ["0 truco"], "1 vale_cuatro", "the next call is retruco, not vale_cuatro"),
+    ("stake called twice", T2, TRUCO, ["0 truco", "1 accept"], "0 truco", "truco has already been called"),
+    ("own call not raised", T2, TRUCO, ["0 truco", "1 accept"], "0 retruco",
+     "only the team that accepted the last call (team 1) may raise"),
+    # contests: answers, windows, chains, allowed:, interruptions
+    ("truco does not answer envido", T2, TRUCO, ["0 envido"], "1 truco", "truco cannot answer envido"),
+    ("envido does not answer envido (vanikar)", ("vanikar", {"players": 2}), VANIKAR, ["0 envido"], "1 envido",
+     "envido cannot answer envido"),
+    ("envido window", ("teg", {"players": 2, "flor": False}), TRUCO, ["0 play 1e", "1 play 5o"], "0 envido",
+     "envido may not be called now: the rule is: trick == 1 and not played and stake_level == 0"),
+    ("envido over", T2, TRUCO, ["0 envido", "1 accept", "0 announce", "1 good"], "0 envido",
+     "the envido is over for this hand"),
+    ("envido after retruco", T2, TRUCO, ["0 truco", "1 retruco"], "0 envido",
+     "envido cannot be the answer to retruco now: the rule is: pending_step == 1"),
+    ("chain cap", ("uruguayo", {"players": 2}), URUGUAYO, ["0 envido", "1 envido"], "0 envido",
+     "envido cannot be called again in this chain (it may be called at most 2 times)"),
+    ("allowed: formula", ("reglamento", {"players": 2, "falta_after_double": False}), TRUCO,
+     ["0 envido", "1 envido"], "0 falta_envido",
+     "falta_envido is not allowed after this chain: the rule is: options.falta_after_double or in_chain('envido') < 2"),
+    # flor
+    ("flor without one", ("teg", {"players": 2, "flor": True}), TRUCO, [], "0 flor",
+     "seat 0 does not hold a flor"),
+    ("flor off", T2, FLOR, [], "0 flor", "flor is not played under these table options"),
+    ("flor declared twice", ("teg", {"players": 4, "flor": True}), FLOR4, ["0 flor", "1 flor"], "0 flor",
+     "seat 0 has already declared its flor"),
+    ("contraflor does not answer contraflor", ("teg", {"players": 4, "flor": True}), FLOR4,
+     ["0 flor", "1 contraflor"], "0 contraflor", "contraflor cannot answer contraflor"),
+    # the count
+    ("count order", T2, ENVIDO, ["0 envido", "1 accept"], "1 announce",
+     "it is seat 0's turn to speak in the envido count, not seat 1's"),
+    ("good before anyone announced", T2, ENVIDO, ["0 envido", "1 accept"], "0 good", "nobody has announced yet"),
+    ("no call during the count", T2, ENVIDO, ["0 envido", "1 accept"], "0 truco",
+     "the envido count is under way: seat 0 must announce or say good before anything else"),
+    ("no fold during the count", T2, ENVIDO, ["0 envido", "1 accept"], "0 fold",
+     "folding is not allowed during the count"),
+    ("no count", T2, ENVIDO, [], "0 announce", "no count is under way"),
+    # folding, the maldón, the end of a hand
+    ("fold refused while an envido waits", ("vanikar", {"players": 2}), VANIKAR, ["0 envido"], "1 fold",
+     "seat 1 may not fold now: the rule is: my_turn or (answering and pending_step > 0)"),
+    ("no maldon in the hand", ("reglamento", {"players": 2, "maldon": True}), TRUCO, [], "0 maldon",
+     "seat 0's hand is no maldon: the rule is: rank_count(4) == 2 and figures == 1"),
+    ("maldon too late", ("reglamento", {"players": 2, "maldon": True}), MALDON, ["0 truco", "1 accept"], "0 maldon",
+     "maldon may not be claimed now: the rule is: trick == 1 and not played and calls_made == 0"),
+    ("maldon off", ("reglamento", {"players": 2}), MALDON, [], "0 maldon",
+     "maldon is not played under these table options"),
+    ("hand over", T2, TRUCO, ["0 fold"], "0 truco", "the hand is over"),
+]
+
+
+def _state(spec: tuple[str, dict], hands: list[list[str]], actions: list[str]):
+    st = load_game(spec[0], spec[1]).new_match(seed=0, deals=[Deal(tuple(map(tuple, hands)))])
+    for a in actions:
+        seat, act = a.split(" ", 1)
+        st.apply(act, seat=int(seat))
+    return st
+
+
+@pytest.mark.parametrize("name,spec,hands,actions,probe,want", CASES, ids=[c[0] for c in CASES])
+def test_refusal_names_its_rule(name, spec, hands, actions, probe, want) -> None:
+    st = _state(spec, hands, actions)
+    seat, act = probe.split(" ", 1)
+    reason = st.why_illegal(act, seat=int(seat))
+    assert reason is not None, f"{probe} should be refused"
+    assert want.lower() in reason.lower(), reason
+    assert "None" not in reason
+
+
+def test_good_refused_when_one_can_beat() -> None:
+    """board: "Yours are good is legal only when you cannot beat the best value an opponent has
+    already announced": seat 1, with 33 against the announced 5, is refused and told the rule."""
+    st = _state(("board", {"players": 2}), ENVIDO, ["0 envido", "1 accept", "0 announce"])
+    reason = st.why_illegal("good", seat=1)
+    assert reason is not None and "good is not allowed now (seat 1 can beat the best value announced)" in reason
+
+
+def test_match_over() -> None:
+    st = load_game("teg", players=2, target=15).new_match(
+        seed=0, score=[14, 0], deals=[Deal(tuple(map(tuple, TRUCO)))])
+    st.apply("play 1e"), st.apply("play 5o"), st.apply("play 7o"), st.apply("play 2b")
+    assert st.match_over
+    assert st.why_illegal("play 4c") == "the match is over"
