@@ -90,6 +90,11 @@ def payoffs(game: Game) -> Payoffs:
     out.ladder = list(_ladder(game, start, out))
     for contest in game.spec.contests:
         found = _chains(game, contest, _deal_for(game, contest), out)
+        lone = _lone_holder(game, contest, _deal_for(game, contest))
+        if lone is not None:                  # a declaration nobody else can answer
+            for calls, (pays, witness) in _chains(game, contest, lone, out).items():
+                for how, points in pays.items():
+                    found.setdefault(calls, ({}, witness))[0].setdefault(how, points)
         order = {c.name: i for i, c in enumerate(contest.calls)}
         for calls in sorted(found, key=lambda cs: (len(cs), [order[c] for c in cs])):
             pays, witness = found[calls]
@@ -102,6 +107,28 @@ def _deal_for(game: Game, contest: Contest) -> Deal:
     samples = sample_deals(game)
     label = f"both teams hold {contest.value}"
     return next((s.deal for s in samples if s.label == label), samples[0].deal)
+
+
+def _lone_holder(game: Game, contest: Contest, deal: Deal) -> Deal | None:
+    """For a contest of declarations, the deal with every seat but the first redealt, from the
+    cards nobody holds, so that only the first holds the value (None when no such hands exist)."""
+    if not any(c.declare for c in contest.calls):
+        return None
+    holds = game.values[contest.value]
+    index = game.cards.index
+    turned = index[deal.turned] if deal.turned is not None else None
+    pool = [c for c in game.cards.ids if c != deal.turned and all(c not in h for h in deal.hands)]
+    hands = [deal.hands[0]]
+    for _ in deal.hands[1:]:
+        for start in range(len(pool) - game.hand_size + 1):
+            hand = tuple(pool[start:start + game.hand_size])
+            if holds(tuple(index[c] for c in hand), turned) is None:
+                hands.append(hand)
+                pool = [c for c in pool if c not in hand]
+                break
+        else:
+            return None
+    return Deal(tuple(hands), deal.turned)
 
 
 # -- the ladder ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ def test_hand_values_do_not_depend_on_the_order_of_the_cards() -> None:
 
 
 def test_remembered_legal_actions_follow_the_seat_and_every_change() -> None:
-    game = load_game("teg", players=2, target=15)
+    game = load_game("board", players=2, target=15)       # a seat folds on its own turn only
     st = game.new_match(seed=1, deals=[Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))] * 2)
     assert st.legal_actions(1) == []                       # not seat 1's turn
     assert "play 1e" in st.legal_actions(0)

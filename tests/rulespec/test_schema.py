@@ -209,9 +209,9 @@ def test_condition_rejects_numbers() -> None:
 
 
 def test_yes_is_not_a_boolean() -> None:
-    text = replace_once(SPEC, "    blind: true", "    blind: yes")
+    text = replace_once(SPEC, '    when: "trick > 1"', '    when: "trick > 1"\n    counts: yes')
     [diag] = errors_for(text)
-    assert diag.path == "$.special_hands.iron.blind"
+    assert diag.path == "$.tricks.cover.counts"
     assert diag.message == "expected true or false, got the string 'yes'"
 
 

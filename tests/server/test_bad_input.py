@@ -86,7 +86,7 @@ def test_an_action_out_of_turn_names_whose_turn_it_is(client) -> None:
     before = _snapshot(client, made)
     view = before[1]
     r = client.post(f"/api/matches/{made['match']}/actions", headers=auth(made["tokens"]["1"]),
-                    json={"action": "fold"})
+                    json={"action": "truco"})
     assert r.status_code == 409
     assert f"seat {view['observation']['to_act']}'s turn" in r.json()["error"]["reason"]
     assert _snapshot(client, made) == before
