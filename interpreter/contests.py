@@ -33,6 +33,8 @@ class Contests:
         if call.declare:
             if p is not None and p.contest == cont.index:
                 self._resume()                           # a counter-declaration answers the question
+                if call.asks == "all":
+                    self._ask_holders(cont, name, seat)
             elif call.asks:
                 self._ask_holders(cont, name, seat)
             return
@@ -56,12 +58,14 @@ class Contests:
         return g.next_opponent(seat)
 
     def _ask_holders(self, cont: "CompiledContest", name: str, seat: int) -> None:
-        """A declaration that asks: the next opponent who also holds the value must answer now."""
+        """A declaration that asks: the next opponent who also holds the value must answer now;
+        with `asks: all`, the next holder round the table, partners too, whose own declaration
+        asks the next in turn."""
         g = self.game
-        declared = self.contests[cont.index].declared
+        everyone = cont.calls[name].asks == "all"
         for k in range(1, g.num_players):
             s = (seat + k) % g.num_players
-            if g.team_of[s] != g.team_of[seat] and s not in declared and self.played[s] == 0 \
+            if (everyone or g.team_of[s] != g.team_of[seat]) and self._may_declare(cont, s) \
                     and self._holds(cont, s):
                 p = self.pending
                 if p is not None and p.contest is None:

@@ -113,6 +113,8 @@ class LegalActions:
             if cont.calls[p.call].declare:      # a declaration asks: answers are the call's own
                 acts = [(verb, None) for verb, table in (("accept", cont.call_accept),
                                                          ("decline", cont.call_decline)) if p.call in table]
+                if g.team_of[seat] == g.team_of[p.caller]:
+                    acts = []                   # a partner asked in turn can only declare too
         if p.contest is None:
             if p.step < len(g.stake_names) and self.forbid != "refuse" and g.stake_when(ctx):
                 acts.append(("call", g.stake_names[p.step]))
@@ -140,9 +142,11 @@ class LegalActions:
             holds = cont.declares and self._holds(cont, seat)  # only declarations ask what a hand holds
             last = answering.call
             used = [c for c, _ in cs.chain]
+            partner = self.game.team_of[answering.caller] == self.game.team_of[seat]
             for name, call in cont.calls.items():
                 counter = name == last and call.declare       # answering a declaration with one's own
-                if (counter or last in call.after) and (call.max is None or used.count(name) < call.max) \
+                if (counter or (last in call.after and not partner)) \
+                        and (call.max is None or used.count(name) < call.max) \
                         and (not cont.declares or holds) and cont.allowed[name](ctx):
                     out.append(("call", name))
             return out

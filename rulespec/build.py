@@ -273,7 +273,7 @@ class Builder:
                 calls.append(ContestCall(
                     cname, self.formula(cp + ("worth",), 0), bool(self.get(cp + ("opens",), not after)),
                     after, int(mx) if mx is not None else None, bool(self.get(cp + ("declare",), False)),
-                    bool(self.get(cp + ("asks",), False)), self.formula(cp + ("allowed",), True),
+                    _asks(self.get(cp + ("asks",), False)), self.formula(cp + ("allowed",), True),
                     self.optional_formula(cp + ("accept",)), self.optional_formula(cp + ("decline",)),
                     self.cited(cp), self.span(cp)))
             names = {c.name for c in calls}
@@ -381,3 +381,8 @@ def build_options(tree: Located) -> tuple[OptionDecl, ...]:
     if diagnostics:
         raise SpecError(diagnostics)
     return tuple(out)
+
+
+def _asks(value: object) -> str:
+    """`asks: true` asks the next opposing holder; `asks: all` every other holder in turn."""
+    return "all" if value == "all" else "opponents" if value is True else ""

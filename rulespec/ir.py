@@ -165,7 +165,7 @@ class ContestCall:
     after: tuple[str, ...]
     max: int | None
     declare: bool
-    asks: bool
+    asks: str                       # "": no; "opponents": the next opposing holder; "all": every holder in turn
     allowed: Formula
     accept: Formula | None
     decline: Formula | None
