@@ -26,6 +26,7 @@ from rulespec.checks import check_source, check_spec
 from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound, TrucoError
 from rulespec.ir import OptionDecl, OptionValue, Span
 from rulespec.load import SpecSource, open_spec
+from rulespec.resolved import merge_findings, render, base_of
 
 from interpreter.explore import Exploration, Violation, Witness, explore
 from interpreter.game import Game
@@ -235,7 +236,7 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
         report.unusable = str(err)
         return report
     found = _Collector({o.name: o.default for o in options}, source)
-    static = check_source(source.tree, source.options, str(source.path))
+    static = check_source(source.tree, source.options, str(source.path)) + merge_findings(source.path, source.tree)
     for d in static:
         found.add(d, STATIC)
     broken = any(d.severity == "error" for d in static)    # the engine would trip over the same defect
@@ -462,6 +463,15 @@ def _lines(report: Report) -> Iterator[tuple[Severity | None, str]]:
         yield f.diagnostic.severity, str(f.diagnostic)
     if not report.findings:
         yield None, f"ok {report.name}"
+
+
+def print_resolved(names: list[str]) -> int:
+    """Each spec as `extends` merged it, every line with the file:line it came from."""
+    for name in names:
+        source = open_spec(name)
+        print(f"# {name}: {source.path}")
+        print(render(source.tree, base_of(source.path)), end="")
+    return 0
 
 
 def check_specs(names: list[str], console: Console, as_json: bool = False, report: bool = False,

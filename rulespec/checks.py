@@ -268,7 +268,9 @@ def show_results(seq: tuple[str, ...]) -> str:
         if r == TIE:
             out.append(TIE)
         else:
-            out.append(names.setdefault(r, "AB"[len(names)]))
+            if r not in names:
+                names[r] = "AB"[len(names)]
+            out.append(names[r])
     return " ".join(out)
 
 
