@@ -21,10 +21,12 @@ import yaml
 from rich.console import Console
 from rich.markup import escape
 
+from rulespec.blame import relocate
 from rulespec.checks import check_source, check_spec
 from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound, TrucoError
 from rulespec.ir import OptionDecl, OptionValue, Span
 from rulespec.load import SpecSource, open_spec
+from rulespec.resolved import merge_findings, render, base_of
 
 from interpreter.explore import Exploration, Violation, Witness, explore
 from interpreter.game import Game
@@ -165,12 +167,14 @@ def pairwise(options: tuple[OptionDecl, ...]) -> list[Combo]:
 class _Collector:
     """Findings of one spec across combinations: each once, the options first seen noted."""
 
-    def __init__(self, defaults: Combo) -> None:
+    def __init__(self, defaults: Combo, source: SpecSource) -> None:
         self.defaults = defaults
+        self.source = source
         self.found: dict[tuple, Finding] = {}
 
     def add(self, d: Diagnostic, stage: int, combo: Combo | None = None, witness: Witness | None = None,
             expect: dict[str, Any] | None = None, detail: str = "") -> None:
+        d = relocate(d, self.source.tree, str(self.source.path))
         key = (d.severity, d.loc, d.path, d.message)
         if key in self.found:
             self.found[key].seen += 1
@@ -231,15 +235,17 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
     except OptionError as err:
         report.unusable = str(err)
         return report
-    found = _Collector({o.name: o.default for o in options})
-    for d in check_source(source.tree, source.options, str(source.path)):
+    found = _Collector({o.name: o.default for o in options}, source)
+    static = check_source(source.tree, source.options, str(source.path)) + merge_findings(source.path, source.tree)
+    for d in static:
         found.add(d, STATIC)
+    broken = any(d.severity == "error" for d in static)    # the engine would trip over the same defect
     combos, report.total = combinations(options)
     explored = {_key(c) for c in (each_value(options) if exhaustive else [])}
     for combo in combos:
         report.checked += 1
         game = _build(source, combo, found)
-        if game is None:
+        if game is None or broken:
             continue
         if not _check_payoffs(game, combo, found) and _key(combo) in explored:
             report.explored += 1
@@ -457,6 +463,15 @@ def _lines(report: Report) -> Iterator[tuple[Severity | None, str]]:
         yield f.diagnostic.severity, str(f.diagnostic)
     if not report.findings:
         yield None, f"ok {report.name}"
+
+
+def print_resolved(names: list[str]) -> int:
+    """Each spec as `extends` merged it, every line with the file:line it came from."""
+    for name in names:
+        source = open_spec(name)
+        print(f"# {name}: {source.path}")
+        print(render(source.tree, base_of(source.path)), end="")
+    return 0
 
 
 def check_specs(names: list[str], console: Console, as_json: bool = False, report: bool = False,

@@ -78,7 +78,9 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_check(args: argparse.Namespace, console: Console) -> int:
-    from interpreter.check import check_specs
+    from interpreter.check import check_specs, print_resolved
+    if args.resolved:
+        return print_resolved(args.specs)
     return check_specs(args.specs, console, as_json=args.json, report=args.report, cases=args.cases,
                        exhaustive=not args.no_explore, fixed=_options(args.option))
 
@@ -132,6 +134,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cases", metavar="DIR", default=None,
                    help="write each finding the engine reached as a replayable conformance case into DIR")
     p.add_argument("--no-explore", action="store_true", help="skip the exhaustive pass over one hand")
+    p.add_argument("--resolved", action="store_true",
+                   help="print each spec as `extends` merged it, every node with the file:line it came from")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="check only under this value of a table option (repeatable)")
     p.set_defaults(run=cmd_check)

@@ -6,13 +6,14 @@ every problem of a spec in one run.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Callable
 
 from rulespec import dsl, formula
 from rulespec.errors import Diagnostic, Loc, SpecError
 from rulespec.ir import (
-    Annulment, Cited, Contest, ContestCall, Count, Deck, Fold, Formula, HandValue, Match, OptionDecl,
+    CARD_VERBS, COMMON_VERBS, Annulment, Cited, Contest, ContestCall, Count, Deck, Fold, Formula, HandValue, Match, OptionDecl,
     OptionValue, Outcome, Ranking, Span, SpecialHand, Spec, StakeCall, Stakes, Table, Tricks,
     Signals, Trumps, Unraised,
 )
@@ -52,8 +53,15 @@ class Builder:
             return Cited()
         return Cited(node.get("source"), node.get("note"))
 
-    def error(self, path: Path, message: str) -> None:
-        self.diagnostics.append(Diagnostic("error", self.tree.loc(path), format_path(path), message))
+    def error(self, path: Path, message: str, related: tuple[Path, ...] = ()) -> None:
+        self.diagnostics.append(Diagnostic("error", self.tree.loc(path), format_path(path), message,
+                                           related=related))
+
+    def reads(self, path: Path) -> tuple[Path, ...]:
+        """The formula at `path` and the options it reads: what a finding about it is made of."""
+        text = self.get(path)
+        options = re.findall(r"\boptions\.([A-Za-z_][A-Za-z0-9_]*)", text) if isinstance(text, str) else []
+        return (path,) + tuple(("options", name) for name in options)
 
     def locator(self, path: Path) -> Callable[[int], Loc]:
         tree = self.tree
@@ -94,6 +102,8 @@ class Builder:
 
     def build(self, file: str, options: tuple[OptionDecl, ...]) -> Spec:
         deck = self.deck()
+        table = self.table()
+        self.deal_fits(deck, table)
         spec = Spec(
             name=str(self.get(("name",), "")),
             title=str(self.get(("title",), self.get(("name",), ""))),
@@ -105,7 +115,7 @@ class Builder:
             ranking=self.ranking(deck),
             trumps=self.trumps(deck),
             values=self.values(),
-            table=self.table(),
+            table=table,
             tricks=self.tricks(),
             stakes=self.stakes(),
             contests=self.contests(),
@@ -114,14 +124,32 @@ class Builder:
             annulments=self.annulments(),
             signals=self.signals(),
             match=self.match(),
-            verbs=tuple((str(k), str(v)) for k, v in (self.get(("verbs",)) or {}).items()
-                        if k not in ("source", "note")),
+            verbs=self.verbs(),
             disabled_calls=tuple(self.disabled),
             raw=self.tree,
         )
         if self.diagnostics:
             raise SpecError(self.diagnostics)
         return spec
+
+    def verbs(self) -> tuple[tuple[str, str], ...]:
+        """Aliases; one that takes the name of a call or a verb would hide it."""
+        taken = {str(n): "the call" for n in self.get(("stakes", "calls")) or {}}
+        for node in (self.get(("contests",)) or {}).values():
+            taken.update({str(n): "the call" for n in (node.get("calls") or {})})
+        taken.update({str(n): "the annulment" for n in self.get(("annul",)) or {}})
+        taken.update({v: "the verb" for v in COMMON_VERBS + CARD_VERBS})
+        out = []
+        for alias, verb in (self.get(("verbs",)) or {}).items():
+            if alias in ("source", "note"):
+                continue
+            if alias in taken:
+                self.diagnostics.append(Diagnostic("error", self.tree.key_loc(("verbs", alias)),
+                                                   format_path(("verbs", alias)),
+                                                   f"alias {alias!r} shadows {taken[alias]} {alias!r}: "
+                                                   "name the alias otherwise"))
+            out.append((str(alias), str(verb)))
+        return tuple(out)
 
     def deck(self) -> Deck:
         p: Path = ("deck",)
@@ -142,6 +170,17 @@ class Builder:
             self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck")
         return Deck(suits, ranks, tuple(points), figures, int(self.get(p + ("hand_size",), 3)),
                     self.cited(p), self.span(p))
+
+    def deal_fits(self, deck: Deck, table: Table) -> None:
+        """Every seat gets a whole hand, and the turned card is left to turn."""
+        turned = self.get(("turned",)) is not None
+        need = table.players * deck.hand_size + (1 if turned else 0)
+        if deck.cards and need > len(deck.cards):
+            plus = " plus the turned card" if turned else ""
+            self.error(("deck", "hand_size"),
+                       f"the deck has {len(deck.cards)} cards: {table.players} players × {deck.hand_size} cards"
+                       f"{plus} need {need}", (("deck", "hand_size"),) + self.reads(("table", "players"))
+                       + (("deck", "ranks"), ("deck", "suits"), ("turned",)))
 
     def ranking(self, deck: Deck) -> Ranking:
         p: Path = ("ranking",)
@@ -220,7 +259,8 @@ class Builder:
         players = self.constant(p + ("players",), 2)
         teams = int(self.get(p + ("teams",), 2))
         if not isinstance(players, int) or players < 2 or players % teams:
-            self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams")
+            self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams",
+                       self.reads(p + ("players",)) + (p + ("teams",),))
             players = teams
         return Table(players, teams, str(self.get(p + ("dealer",), "next")),
                      str(self.get(p + ("answer",), "next_opponent")), self.cited(p), self.span(p))

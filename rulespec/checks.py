@@ -63,6 +63,7 @@ def check_source(tree: Located, options: tuple[OptionDecl, ...], own: str | None
     out = _option_names(tree, options)
     out += _when_entries(tree, options)
     out += _verbs(tree)
+    out += _contests_without_calls(tree)
     out += _values_unused(tree)
     out += _cancels(tree, own)
     return out
@@ -127,7 +128,8 @@ def _when_entries(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagno
 
 
 def _verbs(tree: Located) -> list[Diagnostic]:
-    """An alias must stand for a verb the spec knows."""
+    """An alias must stand for a verb the spec knows (one taking a verb's name is refused
+    by the builder)."""
     data = tree.data or {}
     known = set(VERBS) | set(((data.get("stakes") or {}).get("calls")) or {})
     for node in (data.get("contests") or {}).values():
@@ -137,10 +139,23 @@ def _verbs(tree: Located) -> list[Diagnostic]:
         known.add(str(data["signals"].get("verb", "signal")))
     out = []
     for alias, verb in (data.get("verbs") or {}).items():
-        if alias not in PROSE and str(verb) not in known:
+        if alias not in PROSE and alias not in known and str(verb) not in known:
             out.append(_diag("error", tree, ("verbs", alias),
                              f"alias {alias!r} stands for {verb!r}, which is no verb of this spec"
                              f"{_close(str(verb), known)}"))
+    return out
+
+
+def _contests_without_calls(tree: Located) -> list[Diagnostic]:
+    """A contest nobody can call is a section of the rulebook with nothing in it."""
+    out = []
+    for name, node in ((tree.data or {}).get("contests") or {}).items():
+        calls = node.get("calls") if isinstance(node, dict) else None
+        if not calls:
+            path: NodePath = ("contests", name) + (("calls",) if isinstance(node, dict) and "calls" in node else ())
+            out.append(_diag("error", tree, path, f"contest {name!r} has no calls: nobody can ever call it "
+                                                  "(give it calls, or remove it with `" + name + ": ~`)",
+                             key=len(path) == 2))
     return out
 
 
@@ -253,7 +268,9 @@ def show_results(seq: tuple[str, ...]) -> str:
         if r == TIE:
             out.append(TIE)
         else:
-            out.append(names.setdefault(r, "AB"[len(names)]))
+            if r not in names:
+                names[r] = "AB"[len(names)]
+            out.append(names[r])
     return " ".join(out)
 
 
@@ -304,6 +321,16 @@ def _unreachable_calls(spec: Spec, contest: Contest) -> list[Diagnostic]:
                 grew = True
     out = []
     for c in contest.calls:
+        if c.max == 0:
+            out.append(Diagnostic("error", spec.raw.loc(("contests", contest.name, "calls", c.name, "max"))
+                                  if spec.raw is not None else c.span.loc, c.span.path + ".max",
+                                  f"{c.name} can never be called: `max: 0` allows it no time in a chain",
+                                  c.cited.source))
+            continue
+        if _constant(c.allowed, spec) is False:
+            out.append(_at("error", spec, c.allowed, f"{c.name} can never be called: its `allowed` condition "
+                                                     "is always false"))
+            continue
         if c.name in reachable:
             continue
         key = ("contests", contest.name, "calls", c.name)

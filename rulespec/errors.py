@@ -1,7 +1,7 @@
 """The project's one exception family, and the located diagnostics spec errors carry."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 
@@ -22,13 +22,18 @@ Severity = Literal["error", "warning"]
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One finding about a spec: where it is, which YAML path, and what is wrong."""
+    """One finding about a spec: where it is, which YAML path, and what is wrong.
+
+    `related` names the other nodes the finding is made of (the option a formula reads, the
+    players a hand size is multiplied by), so that a finding about a base's node can be
+    placed at the one a variant wrote (rulespec.blame)."""
 
     severity: Severity
     loc: Loc | None
     path: str
     message: str
     source: str | None = None
+    related: tuple[tuple[str | int, ...], ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         where = str(self.loc) if self.loc else "<unknown>"

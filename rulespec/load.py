@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from rulespec import dsl, formula, schema
+from rulespec.blame import relocate_all
 from rulespec.build import Builder, build_options
 from rulespec.errors import Diagnostic, OptionError, SpecError, SpecNotFound
 from rulespec.ir import OptionDecl, OptionValue, Spec
 from rulespec.merge import extend, merge, subtree
+from rulespec.typecheck import check_types
 from rulespec.yamlload import Located, format_path, load_yaml_file
 
 def bundled_dir() -> Path:
@@ -102,11 +104,14 @@ class SpecSource:
         options = self.resolve(chosen)
         key = tuple(sorted(options.items()))
         if key not in self._built:
-            tree = apply_when(self.tree, options)
-            errors = schema.validate(tree)
-            if errors:
-                raise SpecError(errors)
-            self._built[key] = Builder(tree, options).build(str(self.path), self.options)
+            try:
+                tree = apply_when(self.tree, options)
+                errors = schema.validate(tree)
+                if errors:
+                    raise SpecError(errors)
+                self._built[key] = Builder(tree, options).build(str(self.path), self.options)
+            except SpecError as err:
+                raise SpecError(relocate_all(err.diagnostics, self.tree, str(self.path))) from None
         return self._built[key]
 
 
@@ -144,10 +149,17 @@ def open_spec(name_or_path: str | Path) -> SpecSource:
     if cached and cached[0] == mtime:
         return cached[1]
     tree = load_tree(path)
-    errors = schema.validate(tree)
-    if errors:
-        raise SpecError(errors)
-    source = SpecSource(path, tree, build_options(tree))
+    try:
+        errors = schema.validate(tree)
+        if errors:
+            raise SpecError(errors)
+        options = build_options(tree)
+        errors = check_types(tree, options)
+        if errors:
+            raise SpecError(errors)
+    except SpecError as err:
+        raise SpecError(relocate_all(err.diagnostics, tree, str(path))) from None
+    source = SpecSource(path, tree, options)
     _SOURCES[path] = (mtime, source)
     return source
 

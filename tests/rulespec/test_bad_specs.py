@@ -131,12 +131,10 @@ def test_several_schema_errors_reported_together_best_first() -> None:
 
 
 def test_unknown_name_in_formula_is_located_with_suggestion() -> None:
-    """formula.py: "Names, functions and arities are checked once, here, with located errors";
-    an unknown name suggests the close one. Names are resolved when the game is compiled
-    (the play vocabulary belongs to the interpreter), so the IR loads and compiling refuses."""
-    spec = load_spec(bad("unknown_name"))
+    """Every formula is checked against the name vocabulary at load (rulespec.typecheck):
+    an unknown name is refused by loading, located, and the close name suggested."""
     with pytest.raises(SpecError) as info:
-        Game(spec)
+        load_spec(bad("unknown_name"))
     (d,) = info.value.diagnostics
     text = "if calls == 1 then 1 else total_but_lst"
     assert located(d) == (6, 15 + text.index("total_but_lst"), "$.contests.envido.decline",

@@ -1,0 +1,72 @@
+"""Merges made visible: `truco check --resolved` prints the merged spec with each node's
+origin, a variant's note over the base's is shown as such, and base entries left beside a
+variant's rewritten outcome patterns or ladder are named with the `!replace` fix."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.check import diagnose
+from interpreter.cli import main
+
+
+def variant(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "house.yaml"
+    path.write_text(f"extends: teg\n{body}", encoding="utf-8")
+    return path
+
+
+FIVE = "tricks:\n  count: 5\n  note: Best of five.\n  outcome:\n    {replace}\"A A A\": A\n"
+
+
+def test_resolved_prints_every_node_with_its_origin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = variant(tmp_path, FIVE.format(replace=""))
+    assert main(["check", "--resolved", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"  count: 5  # {path}:3" in out
+    assert "  after_tie: \"same_leader\"  # truco_specs/teg.yaml:57" in out
+    note = next(line for line in out if line.startswith("  note: \"Best of five.\""))
+    assert note.endswith(f"# {path}:4 (replaces the base's note at truco_specs/teg.yaml:59)")
+    assert "    \"A A\": \"A\"  # truco_specs/teg.yaml:64" in out
+
+
+def test_base_patterns_left_in_a_five_trick_variant_are_named(tmp_path: Path) -> None:
+    path = variant(tmp_path, FIVE.format(replace=""))
+    report = diagnose(str(path), exhaustive=False, fixed={"players": 2, "target": 30, "flor": False})
+    warned = [f.diagnostic for f in report.findings if "survive beside" in f.diagnostic.message]
+    assert len(warned) == 1
+    d = warned[0]
+    assert (d.loc.file, d.loc.line, d.path) == (str(path), 6, "$.tricks.outcome")
+    assert d.message.startswith("the base's entries 'A A', 'A B A', 'A B B', 'T A', 'T T A', 'A T', 'A B T', "
+                                "'T T T' survive beside this file's (this file plays 5 tricks): write "
+                                "`outcome: !replace {...}`")
+
+
+def test_replace_leaves_no_survivor(tmp_path: Path) -> None:
+    path = variant(tmp_path, "tricks:\n  count: 5\n  outcome: !replace\n    \"A A A\": A\n")
+    report = diagnose(str(path), exhaustive=False, fixed={"players": 2, "target": 30, "flor": False})
+    assert not [f for f in report.findings if "survive beside" in f.diagnostic.message]
+
+
+def test_a_ladder_of_new_calls_beside_the_base_ladder_is_named(tmp_path: Path) -> None:
+    path = variant(tmp_path, "stakes:\n  calls:\n    seis: {worth: 6}\n    nueve: {worth: 9}\n")
+    report = diagnose(str(path), exhaustive=False, fixed={"players": 2, "target": 30, "flor": False})
+    warned = [f.diagnostic for f in report.findings if "survive beside" in f.diagnostic.message]
+    assert [(d.loc.line, d.path) for d in warned] == [(4, "$.stakes.calls")]
+    assert "'truco', 'retruco', 'vale_cuatro'" in warned[0].message
+
+
+def test_one_call_added_to_the_ladder_is_no_rewrite(tmp_path: Path) -> None:
+    path = variant(tmp_path, "stakes:\n  calls:\n    vale_cinco: {worth: 5}\n")
+    report = diagnose(str(path), exhaustive=False, fixed={"players": 2, "target": 30, "flor": False})
+    assert not [f for f in report.findings if "survive beside" in f.diagnostic.message]
+
+
+def test_undecided_sequences_of_five_tricks_are_shown_as_patterns(tmp_path: Path) -> None:
+    """Five tricks with only a three-trick pattern: the undecided sequences are listed in
+    the A/B notation (a sequence where the first team wins twice again is `A A B A A`)."""
+    path = variant(tmp_path, "tricks:\n  count: 5\n  outcome: !replace\n    \"A A A\": A\n")
+    report = diagnose(str(path), exhaustive=False, fixed={"players": 2, "target": 30, "flor": False})
+    (undecided,) = [f.diagnostic for f in report.findings if f.diagnostic.message.startswith("no outcome")]
+    assert "A A B A A" in undecided.message
