@@ -129,7 +129,7 @@ async def replay_log(request: Request) -> JSONResponse:
 
 
 async def openapi(request: Request) -> JSONResponse:
-    return JSONResponse(document())
+    return JSONResponse(document(sorted(_book(request).catalog.sources), list(BOTS)))
 
 
 # -- errors -----------------------------------------------------------------------------
@@ -142,7 +142,8 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = _STATUS_CODES.get(exc.status_code, "error")
-    return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code)
+    return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code,
+                        headers=exc.headers)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
@@ -162,16 +163,18 @@ def create_app(db: str = ":memory:", specs: Sequence[str] = (), settings: Settin
 
     app = Starlette(
         routes=[
-            Route("/api/specs", list_specs),
-            Route("/api/openapi.json", openapi),
-            Route("/api/matches", create_match, methods=["POST"]),
-            Route("/api/matches/{match_id}", match_info),
-            Route("/api/matches/{match_id}/claim", claim_seat, methods=["POST"]),
-            Route("/api/matches/{match_id}/view", seat_view),
-            Route("/api/matches/{match_id}/legal", legal_actions),
-            Route("/api/matches/{match_id}/actions", submit_action, methods=["POST"]),
-            Route("/api/matches/{match_id}/log", replay_log),
-            WebSocketRoute("/api/matches/{match_id}/events", event_stream),
+            Mount("/api", routes=[                       # the board's files never answer under /api
+                Route("/specs", list_specs),
+                Route("/openapi.json", openapi),
+                Route("/matches", create_match, methods=["POST"]),
+                Route("/matches/{match_id}", match_info),
+                Route("/matches/{match_id}/claim", claim_seat, methods=["POST"]),
+                Route("/matches/{match_id}/view", seat_view),
+                Route("/matches/{match_id}/legal", legal_actions),
+                Route("/matches/{match_id}/actions", submit_action, methods=["POST"]),
+                Route("/matches/{match_id}/log", replay_log),
+                WebSocketRoute("/matches/{match_id}/events", event_stream),
+            ]),
             Mount("/", web),
         ],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal_error},

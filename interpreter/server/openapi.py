@@ -6,7 +6,8 @@ route is described and every described path is routed.
 """
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, Sequence
 
 _TOKEN = [{"seatToken": []}]
 
@@ -133,8 +134,15 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
-def document() -> dict[str, Any]:
+def document(specs: Sequence[str] = (), bots: Sequence[str] = ()) -> dict[str, Any]:
+    """The document; with the server's spec and bot names, creation's body lists them."""
     auth_get = {"security": _TOKEN, "parameters": [_MATCH_ID]}
+    schemas = copy.deepcopy(_SCHEMAS)
+    fields = schemas["NewMatch"]["properties"]
+    if specs:
+        fields["spec"]["enum"] = list(specs)
+    if bots:
+        fields["bots"]["additionalProperties"]["enum"] = list(bots)
     return {
         "openapi": "3.1.0",
         "info": {"title": "match server", "version": "1",
@@ -151,7 +159,7 @@ def document() -> dict[str, Any]:
         "components": {
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
                                               "description": "the secret token of one seat, given at creation"}},
-            "schemas": _SCHEMAS,
+            "schemas": schemas,
         },
         "paths": {
             "/api/specs": {"get": {
