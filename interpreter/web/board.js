@@ -383,8 +383,9 @@ function drawSeats(obs) {
     if (obs.to_act === seat) el.classList.add("to-act");
     const name = document.createElement("div");
     name.className = "who";
-    const bot = botOf(seat);
-    name.textContent = `${who(seat)}${bot ? ` · ${bot}` : ""}${seat === obs.dealer ? " · deals" : ""}${seat === obs.mano ? " · leads" : ""}`;
+    const { bot, claimed } = seatOf(seat);
+    const kind = bot ? ` · ${bot}` : claimed ? "" : " · invited, not yet here";
+    name.textContent = `${who(seat)}${kind}${seat === obs.dealer ? " · deals" : ""}${seat === obs.mano ? " · leads" : ""}`;
     const cards = document.createElement("div");
     cards.className = "cards";
     for (let k = 0; k < obs.hand_sizes[seat]; k++) cards.append(cardBack());
@@ -393,9 +394,8 @@ function drawSeats(obs) {
   }
 }
 
-function botOf(seat) {
-  const s = board.view.seats.find((x) => x.seat === seat);
-  return s ? s.bot : null;
+function seatOf(seat) {
+  return board.view.seats.find((x) => x.seat === seat) || { bot: null, claimed: true };
 }
 
 // The trick being played; between tricks, the last one played, shown as done.

@@ -134,6 +134,7 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
+        self.log = ""                                   # what the last process wrote to stderr
 
     def start(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(self.db),
@@ -152,4 +153,5 @@ class Server:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=10)
+        self.log = self.proc.stderr.read().decode("utf-8", "replace")
         self.proc.stderr.close()
