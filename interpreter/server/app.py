@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from interpreter.bots import BOTS
-from interpreter.server.bodies import json_object
+from interpreter.server.bodies import json_object, require_json, too_large
 from interpreter.server.catalog import Catalog
 from interpreter.server.errors import ApiError
 from interpreter.server.gate import Gate, client_of, error_headers
@@ -43,9 +43,18 @@ _STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404:
 
 async def _body(request: Request, fields: Mapping[str, tuple[type, ...]],
                 required: Sequence[str] = ()) -> dict[str, Any]:
+    """The body's JSON object, read no further than `max_body` bytes whatever the client sends."""
     limits = _settings(request).limits
-    return json_object(await request.body(), request.headers.get("content-type"), limits.max_body,
-                       limits.max_depth, fields, required)
+    require_json(request.headers.get("content-type"))
+    length = request.headers.get("content-length", "")
+    if length.isascii() and length.isdigit() and int(length) > limits.max_body:
+        raise too_large(limits.max_body)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limits.max_body:
+            raise too_large(limits.max_body)
+    return json_object(bytes(raw), limits.max_depth, fields, required)
 
 
 def _book(request: Request) -> MatchBook:

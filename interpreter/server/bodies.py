@@ -17,13 +17,17 @@ JSON_TYPE = "application/json"
 def parse_json(raw: bytes | str, max_depth: int) -> Any:
     """A JSON value no deeper than `max_depth`, whose strings are all valid Unicode."""
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_not_a_number)
     except RecursionError:
         raise ApiError(400, "too_deep", f"JSON may nest at most {max_depth} levels") from None
     except ValueError as err:
         raise ApiError(400, "malformed_json", f"not valid JSON: {_printable(str(err))}") from None
     _check(data, max_depth)
     return data
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _check(data: Any, max_depth: int) -> None:
@@ -51,13 +55,18 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def json_object(raw: bytes, content_type: str | None, max_body: int, max_depth: int,
-                fields: Mapping[str, tuple[type, ...]], required: Sequence[str] = ()) -> dict[str, Any]:
-    """The JSON object of a request body, with only known fields of the right types."""
+def too_large(max_body: int) -> ApiError:
+    return ApiError(413, "too_large", f"the body may hold at most {max_body} bytes")
+
+
+def require_json(content_type: str | None) -> None:
     if (content_type or "").split(";")[0].strip().lower() != JSON_TYPE:
         raise ApiError(415, "unsupported_media_type", f"send the body as {JSON_TYPE}")
-    if len(raw) > max_body:
-        raise ApiError(413, "too_large", f"the body may hold at most {max_body} bytes")
+
+
+def json_object(raw: bytes, max_depth: int, fields: Mapping[str, tuple[type, ...]],
+                required: Sequence[str] = ()) -> dict[str, Any]:
+    """The JSON object of a request body, with only known fields of the right types."""
     data = parse_json(raw or b"null", max_depth)
     if not isinstance(data, dict):
         raise ApiError(400, "bad_body", "the body must be a JSON object")

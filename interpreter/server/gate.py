@@ -62,7 +62,8 @@ def client_of(scope: Scope) -> str:
 
 class Gate:
     """Refuse a wrong Host (400, or a WebSocket close 4400) and a client over its request
-    rate (429 with Retry-After); add no-store, nosniff and the board's content policy."""
+    rate (429 with Retry-After, or a close 4429); add no-store, nosniff and the board's
+    content policy."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
@@ -78,8 +79,7 @@ class Gate:
         try:
             if not host_allowed(_header(scope, b"host"), self.settings.hosts):
                 raise ApiError(400, "bad_host", "this server does not answer to that Host")
-            if scope["type"] == "http":
-                self.requests.take(client_of(scope))
+            self.requests.take(client_of(scope))          # a stream's handshake counts as a request
         except ApiError as err:
             await refuse(scope, receive, send, err)
             return

@@ -193,12 +193,16 @@ class MatchBook:
         match.used = now
         self.matches[match.id] = match
         self.matches.move_to_end(match.id)
-        for match_id, old in list(self.matches.items()):
-            crowded = len(self.matches) > self.limits.live_matches
-            if not crowded and now - old.used <= self.limits.idle_match_seconds:
+        leaving = []
+        crowded = len(self.matches) - self.limits.live_matches
+        for match_id, old in self.matches.items():           # least recently used first
+            if crowded <= 0 and now - old.used <= self.limits.idle_match_seconds:
                 break
             if not old.listeners and old is not match:
-                del self.matches[match_id]
+                leaving.append(match_id)
+                crowded -= 1
+        for match_id in leaving:
+            del self.matches[match_id]
 
     # -- seats --------------------------------------------------------------------------
 

@@ -27,34 +27,31 @@ async def event_stream(ws: WebSocket) -> None:
     """Send the seat's visible events and view after every change, until the match ends."""
     book: MatchBook = ws.app.state.book
     settings: Settings = ws.app.state.settings
+    limits = settings.limits
     await ws.accept()
+    if not origin_allowed(ws.scope, settings):
+        await _refuse(ws, ApiError(403, "bad_origin", "this server takes event streams from its own pages only"))
+        return
+    if book.streams >= limits.streams_total:                    # sockets still saying hello count too
+        await _refuse(ws, ApiError(429, "too_many_streams", "the server has as many streams open as it serves"))
+        return
+    book.streams += 1
+    seated: Match | None = None
     try:
-        if not origin_allowed(ws.scope, settings):
-            raise ApiError(403, "bad_origin", "this server takes event streams from its own pages only")
         match, seat, cursor = await _hello(ws, book, settings)
-        _open(book, match, seat)
+        if match.streams[seat] >= limits.streams_per_seat:
+            raise ApiError(429, "too_many_streams", f"a seat may have at most {limits.streams_per_seat} streams open")
+        match.streams[seat] += 1
+        seated = match
+        await _serve(ws, match, seat, cursor, limits.stream_idle_seconds)
     except ApiError as err:
         await _refuse(ws, err)
-        return
-    except WebSocketDisconnect:
-        return
-    try:
-        await _serve(ws, match, seat, cursor, settings.limits.stream_idle_seconds)
     except WebSocketDisconnect:
         return
     finally:
         book.streams -= 1
-        match.streams[seat] -= 1
-
-
-def _open(book: MatchBook, match: Match, seat: int) -> None:
-    limits = book.limits
-    if match.streams[seat] >= limits.streams_per_seat:
-        raise ApiError(429, "too_many_streams", f"a seat may have at most {limits.streams_per_seat} streams open")
-    if book.streams >= limits.streams_total:
-        raise ApiError(429, "too_many_streams", "the server has as many streams open as it serves; try later")
-    book.streams += 1
-    match.streams[seat] += 1
+        if seated is not None:
+            seated.streams[seat] -= 1
 
 
 async def _refuse(ws: WebSocket, err: ApiError) -> None:

@@ -69,6 +69,8 @@ DEEP_OPTIONS = b'{"spec": "teg", "options": ' + b'{"a": ' * 200 + b"1" + b"}" * 
     (b'{"spec": "teg", "options": {"target": "\\ud800"}}', "bad_text"),
     (b'{"spec": "teg", "bots": {"1": 5}}', "bad_body"),
     (b'{"spec": "teg", "seed": ' + b"9" * 5000 + b"}", "malformed_json"),
+    (b'{"spec": "teg", "options": {"target": NaN}}', "malformed_json"),
+    (b'{"spec": "teg", "seed": Infinity}', "malformed_json"),
 ])
 def test_crafted_creation_bodies_are_refused_with_a_code(client, body, code) -> None:
     refused(client.post("/api/matches", content=body, headers=JSON), 400, code)
@@ -110,6 +112,32 @@ def test_bodies_must_be_sent_as_json(client, headers) -> None:
     assert views(client, made) == before
     assert client.post("/api/matches", content=b'{"spec": "teg"}',
                        headers={"content-type": "application/json; charset=utf-8"}).status_code == 201
+
+
+def test_a_large_body_is_refused(client) -> None:
+    """Sent in chunks without a length (the server stops reading past the limit), or with a
+    length past the limit: 413."""
+    def chunks():
+        for _ in range(256):
+            yield b" " * 65536
+
+    r = client.post("/api/matches", content=chunks(), headers=JSON)
+    refused(r, 413, "too_large")
+    r = client.post("/api/matches", content=b"{}", headers={**JSON, "content-length": str(10**12)})
+    assert r.status_code in (400, 413)          # the client library may refuse the false length itself
+
+
+def test_one_invitation_claimed_at_once_by_many_gives_one_token() -> None:
+    async def scenario() -> list[int]:
+        app = create_app(":memory:")
+        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=HOST) as http:
+            made = (await http.post("/api/matches", json={"spec": "teg"})).json()
+            code = made["invitations"]["1"]["code"]
+            answers = await asyncio.gather(*(http.post(f"/api/matches/{made['match']}/claim", json={"code": code})
+                                             for _ in range(10)))
+            return sorted(r.status_code for r in answers)
+
+    assert asyncio.run(scenario()) == [201] + [409] * 9
 
 
 # -- hosts and origins ------------------------------------------------------------------
@@ -244,6 +272,8 @@ def test_requests_are_rate_limited_per_client() -> None:
     with default_client(requests_burst=20, requests_per_second=1) as c:
         codes = [c.get("/api/specs").status_code for _ in range(25)]
         assert codes[:20] == [200] * 20 and set(codes[20:]) == {429}
+        error, close, reason = _ws_refusal(c, f"{WS}/api/matches/x/events")        # handshakes count too
+        assert (error["code"], close, reason) == ("rate_limited", 4429, "rate_limited")
 
 
 def test_an_idle_match_leaves_memory_and_comes_back_unchanged() -> None:
