@@ -7,6 +7,7 @@ site that resolves its own name to this machine still names its own host. A WebS
 """
 from __future__ import annotations
 
+import functools
 import json
 from urllib.parse import urlsplit
 
@@ -24,8 +25,10 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=256)
 def host_allowed(host: str | None, allowed: tuple[str, ...]) -> bool:
-    """Whether a `Host` header names one of `allowed` (a bare name allows any port)."""
+    """Whether a `Host` header names one of `allowed` (a bare name allows any port); the few
+    names a server sees are parsed once."""
     if not host:
         return False
     if "*" in allowed:

@@ -93,6 +93,21 @@ def test_a_foreign_host_is_refused(server) -> None:
     assert answer.startswith(b"HTTP/1.1 400") and b"bad_host" in answer
 
 
+def test_an_endless_chunked_body_is_cut_off_with_413(server) -> None:
+    """The server answers once the body passes its limit, without waiting for the end."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"2000\r\n" + b" " * 0x2000 + b"\r\n"
+        try:
+            for _ in range(16):                    # 128 KiB, twice the limit, and never a last chunk
+                s.sendall(chunk)
+        except OSError:
+            pass                                   # the server may close first
+        answer = s.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 413") and b"too_large" in answer
+
+
 def _stream(server: Server, match: dict[str, Any], first: str | bytes | None, **kwargs: Any) -> tuple[Any, int, str]:
     """Open the stream, send `first`, and read until it closes: (last message, close code, reason)."""
     last = None
