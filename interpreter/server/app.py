@@ -103,7 +103,8 @@ async def claim_seat(request: Request) -> JSONResponse:
     data = await _body(request, {"code": (str,)}, required=["code"])
     request.app.state.claims.take(client_of(request.scope))
     match, seat, token = await _book(request).claim(request.path_params["match_id"], data["code"])
-    return JSONResponse({"match": match.id, "seat": seat, "token": token}, status_code=201)
+    return JSONResponse({"match": match.id, "seat": seat, "token": token,
+                         "commitment": match.info(seat)["commitment"]}, status_code=201)
 
 
 async def match_info(request: Request) -> JSONResponse:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 SERVE_EXTRA = "pip install 'truco-rules[serve]'"
+WS_FRAME_CEILING = 16          # × ws_max_message: the largest WebSocket message the protocol reads
 
 
 def add_parser(subparsers: Any) -> None:
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     app = create_app(args.db, args.spec, settings)
     console.print(f"board at http://{args.host}:{args.port}/ · API at /api/ (see /api/openapi.json) · "
                   f"matches kept in {args.db}", highlight=False)
+    # The protocol cuts off frames far past the limit (close 1009); up to there the stream
+    # answers a long message with its own close, 4413 too_large.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
-                ws_max_size=limits.ws_max_message)
+                ws_max_size=limits.ws_max_message * WS_FRAME_CEILING)
     return 0

@@ -78,7 +78,8 @@ _SCHEMAS: dict[str, Any] = {
               "properties": {"code": {"type": "string", "description": "an invitation's code"}}},
     "SeatToken": {"type": "object", "required": ["match", "seat", "token"], "properties": {
         "match": {"type": "string"}, "seat": {"type": "integer"},
-        "token": {"type": "string", "description": "this seat's secret token, given this once"}}},
+        "token": {"type": "string", "description": "this seat's secret token, given this once"},
+        "commitment": {"type": "string", "description": "the deal's commitment, as at creation"}}},
     "Game": {
         "type": "object",
         "description": "what a board needs to draw any variant, read from the compiled spec",

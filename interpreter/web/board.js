@@ -44,7 +44,6 @@ async function lobby() {
   const { specs, bots, client_seeds } = await api("specs");
   const specSelect = $("#spec");
   for (const spec of specs) specSelect.add(new Option(`${spec.title} (${spec.name})`, spec.name));
-  board.bots = bots;
   $("#seed-label").hidden = !client_seeds;
   const wanted = params.get("spec");
   if (wanted) specSelect.value = wanted;

@@ -217,6 +217,7 @@ def test_the_creator_gets_invitations_and_each_is_claimed_once(client) -> None:
     url = f"/api/matches/{made['match']}/claim"
     first = client.post(url, json={"code": made["invitations"]["2"]["code"]})
     assert first.status_code == 201 and first.json()["seat"] == 2
+    assert first.json()["commitment"] == made["commitment"]
     refused(client.post(url, json={"code": made["invitations"]["2"]["code"]}), 409, "seat_taken")
     refused(client.post(url, json={"code": "guess"}), 403, "bad_invitation")
     other = client.post("/api/matches", json={"spec": "teg"}).json()
@@ -432,3 +433,20 @@ def test_a_private_signal_changes_nothing_its_opponents_see(tmp_path) -> None:
             assert r.status_code == 200, r.text
             nxt = opponent.receive_json()                   # the opponent's next message is that move
             assert [e["action"] for e in nxt["events"]] == [legal[0]]
+
+
+# -- settings -----------------------------------------------------------------------------
+
+def test_limits_are_set_by_name_and_checked() -> None:
+    limits = Limits().with_text(["creations_burst=3", "streams_per_seat=2"])
+    assert (limits.creations_burst, limits.streams_per_seat) == (3.0, 2)
+    assert isinstance(limits.streams_per_seat, int)
+    for bad in (["nope=1"], ["creations_burst"], ["creations_burst=0"], ["streams_per_seat=1.5"]):
+        with pytest.raises(ValueError):
+            Limits().with_text(bad)
+
+
+def test_truco_serve_refuses_an_unknown_limit(capsys) -> None:
+    from interpreter.cli import main
+    assert main(["serve", "--limit", "nope=1"]) == 2
+    assert "--limit takes NAME=VALUE" in capsys.readouterr().out

@@ -127,6 +127,7 @@ def _stream(server: Server, match: dict[str, Any], first: str | bytes | None, **
 @pytest.mark.parametrize("first,code", [
     (b'{"token": "x"}', "binary_frame"),
     ("[" * 60_000, "too_deep"),
+    (json.dumps({"token": "x" * 200_000}), "too_large"),
     ('{"token": "\\ud800"}', "bad_text"),
     ('{"token": "nobody"}', "bad_token"),
 ])
