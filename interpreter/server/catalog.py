@@ -3,12 +3,14 @@
 Clients name specs; they never pass paths. The server offers the bundled specs plus any
 spec files its operator named on the command line. A spec has as many compiled games as
 combinations of option values, too many to keep: the catalog keeps the most recently used
-few, and compiles a new one on a worker thread so that the event loop keeps serving.
+few, and compiles a new one on its one worker thread (one at a time, each set of options
+once however many ask) so that the event loop keeps serving.
 """
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Mapping, Sequence
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound
@@ -19,6 +21,9 @@ from interpreter.game import Game
 from interpreter.server.errors import ApiError
 
 
+_Key = tuple[str, tuple[tuple[str, Any], ...]]          # a spec's name and its chosen option values
+
+
 class Catalog:
     """Spec names → where to load them from."""
 
@@ -27,7 +32,9 @@ class Catalog:
         for path in extra:
             self.sources[open_spec(path).name] = path
         self.cache_size = cache
-        self.games: OrderedDict[tuple[str, tuple[tuple[str, Any], ...]], Game] = OrderedDict()
+        self.games: OrderedDict[_Key, Game] = OrderedDict()
+        self.compiling: dict[_Key, asyncio.Future[Game]] = {}
+        self.compiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="compile")
 
     def specs(self) -> list[dict[str, Any]]:
         out = []
@@ -51,7 +58,15 @@ class Catalog:
             key = (name, tuple(sorted(chosen.items())))
             game = self.games.get(key)
             if game is None:
-                game = await asyncio.to_thread(lambda: Game(source.build(chosen)))
+                pending = self.compiling.get(key)
+                if pending is None:
+                    loop = asyncio.get_running_loop()
+                    pending = loop.run_in_executor(self.compiler, lambda: Game(source.build(chosen)))
+                    self.compiling[key] = pending
+                try:
+                    game = await asyncio.shield(pending)
+                finally:
+                    self.compiling.pop(key, None)
                 self.games[key] = game
         except OptionError as err:
             raise ApiError(400, "bad_option", str(err)) from None

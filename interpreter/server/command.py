@@ -53,7 +53,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                         client_seeds=args.client_seeds, limits=limits)
     app = create_app(args.db, args.spec, settings)
     console.print(f"board at http://{args.host}:{args.port}/ · API at /api/ (see /api/openapi.json) · "
-                  f"matches kept in {args.db}", highlight=False)
+                  f"matches kept in {args.db} · answering Host {', '.join(settings.hosts)}", highlight=False)
     # The protocol cuts off frames far past the limit (close 1009); up to there the stream
     # answers a long message with its own close, 4413 too_large.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,

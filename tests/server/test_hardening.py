@@ -299,12 +299,15 @@ def test_the_compiled_games_are_bounded() -> None:
 
 
 def test_a_new_game_compiles_while_other_requests_are_served(monkeypatch) -> None:
-    """A slow compilation (here 0.5 s) runs on a worker thread: the event loop answers others."""
+    """A slow compilation (here 0.5 s) runs on a worker thread: the event loop answers others
+    meanwhile, and three creations with the same new options compile it once."""
     from interpreter.server import catalog
 
     real = catalog.Game
+    compiled = []
 
     def slow(ir: Any) -> Any:
+        compiled.append(ir)
         time.sleep(0.5)
         return real(ir)
 
@@ -323,10 +326,12 @@ def test_a_new_game_compiles_while_other_requests_are_served(monkeypatch) -> Non
                 assert (await http.get("/api/specs")).status_code == 200
                 return time.monotonic()
 
-            return tuple(await asyncio.gather(create(), specs()))
+            *created, listed = await asyncio.gather(create(), create(), create(), specs())
+            return min(created), listed
 
     created, listed = asyncio.run(scenario())
     assert listed < created - 0.2
+    assert len(compiled) == 1
 
 
 def test_streams_are_capped_per_seat(client) -> None:
