@@ -3,6 +3,7 @@ the same file resumes every match exactly where it was (replayed from seed and l
 server killed at any moment loses no action it had answered."""
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -137,3 +138,34 @@ def test_a_killed_server_resumes_every_match_and_loses_no_answered_action(server
                     st.next_hand()
                 st.apply(step["action"], step["seat"])
             assert st.match_over and st.events == log["events"]
+
+
+def test_a_database_written_before_invitations_still_serves_its_matches(tmp_path) -> None:
+    """A file with the earlier schema (no salt, no invitations; tokens given at creation)
+    gains the new column and table; its matches replay and its tokens still act."""
+    import sqlite3
+
+    from interpreter.server.security import commitment, token_hash
+    db = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(db)
+    old.executescript("""
+        CREATE TABLE matches (id TEXT PRIMARY KEY, spec TEXT NOT NULL, options TEXT NOT NULL, seed INTEGER NOT NULL,
+                              seats TEXT NOT NULL, created REAL NOT NULL);
+        CREATE TABLE tokens (token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL REFERENCES matches(id),
+                             seat INTEGER NOT NULL);
+        CREATE TABLE actions (match_id TEXT NOT NULL REFERENCES matches(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
+                              action TEXT NOT NULL, PRIMARY KEY (match_id, n));
+    """)
+    options = dict(load_game("teg").options)
+    old.execute("INSERT INTO matches VALUES ('m', 'teg', ?, 3, '[null, null]', 0)", (json.dumps(options),))
+    old.executemany("INSERT INTO tokens VALUES (?, 'm', ?)", [(token_hash("t0"), 0), (token_hash("t1"), 1)])
+    first = load_game("teg").new_match(seed=3).legal_actions(0)[0]
+    old.execute("INSERT INTO actions VALUES ('m', 0, 0, ?)", (first,))
+    old.commit()
+    old.close()
+    with TestClient(create_app(str(db), settings=TEST_SETTINGS)) as client:
+        info = client.get("/api/matches/m", headers=auth("t1")).json()
+        assert info["version"] == 1 and [s["claimed"] for s in info["seats"]] == [True, True]
+        assert info["commitment"] == commitment(3, "")
+        legal = client.get("/api/matches/m/legal", headers=auth("t1")).json()["legal"]
+        assert client.post("/api/matches/m/actions", headers=auth("t1"), json={"action": legal[0]}).status_code == 200
