@@ -47,7 +47,7 @@ async def _body(request: Request, fields: Mapping[str, tuple[type, ...]],
     limits = _settings(request).limits
     require_json(request.headers.get("content-type"))
     length = request.headers.get("content-length", "")
-    if length.isascii() and length.isdigit() and int(length) > limits.max_body:
+    if length.isascii() and length.isdigit() and (len(length) > 18 or int(length) > limits.max_body):
         raise too_large(limits.max_body)
     raw = bytearray()
     async for chunk in request.stream():

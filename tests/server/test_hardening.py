@@ -123,8 +123,9 @@ def test_a_large_body_is_refused(client) -> None:
 
     r = client.post("/api/matches", content=chunks(), headers=JSON)
     refused(r, 413, "too_large")
-    r = client.post("/api/matches", content=b"{}", headers={**JSON, "content-length": str(10**12)})
-    assert r.status_code in (400, 413)          # the client library may refuse the false length itself
+    for length in (str(10**12), "9" * 5000):
+        r = client.post("/api/matches", content=b"{}", headers={**JSON, "content-length": length})
+        refused(r, 413, "too_large")
 
 
 def test_one_invitation_claimed_at_once_by_many_gives_one_token() -> None:
