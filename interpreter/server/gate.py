@@ -45,17 +45,18 @@ def host_allowed(host: str | None, allowed: tuple[str, ...]) -> bool:
 
 
 def origin_allowed(scope: Scope, settings: Settings) -> bool:
-    """No Origin (not a browser), the server's own origin, or a configured one."""
+    """No Origin (not a browser), a configured one, or the server's own: its page under the
+    Host asked for, or under another of its allowed names on the same port."""
     origin = _header(scope, b"origin")
-    if origin is None:
+    if origin is None or origin in settings.origins:
         return True
-    if origin in settings.origins:
-        return True
+    host = _header(scope, b"host") or ""
     try:
         netloc = urlsplit(origin).netloc
+        same_port = urlsplit(f"//{netloc}").port == urlsplit(f"//{host}").port
     except ValueError:
         return False
-    return bool(netloc) and netloc == _header(scope, b"host")
+    return bool(netloc) and (netloc == host or (same_port and host_allowed(netloc, settings.hosts)))
 
 
 def client_of(scope: Scope) -> str:

@@ -201,9 +201,23 @@ def test_a_websocket_from_a_foreign_origin_or_host_is_refused(client) -> None:
     assert close == 4403
     error, close, reason = _ws_refusal(client, f"ws://evil.example/api/matches/{made['match']}/events")
     assert (error["code"], close, reason) == ("bad_host", 4400, "bad_host")
-    with client.websocket_connect(url, headers={"origin": "http://127.0.0.1"}) as ws:   # the board's own page
-        ws.send_json({"token": made["tokens"]["0"], "since": 0})
-        assert ws.receive_json()["view"]["seat"] == 0
+    error, close, reason = _ws_refusal(client, url, headers={"origin": "http://localhost:8000"})   # another port
+    assert close == 4403
+    for origin in ("http://127.0.0.1", "http://localhost"):      # the board's own page, under either name
+        with client.websocket_connect(url, headers={"origin": origin}) as ws:
+            ws.send_json({"token": made["tokens"]["0"], "since": 0})
+            assert ws.receive_json()["view"]["seat"] == 0
+
+
+def test_a_configured_origin_may_open_streams() -> None:
+    app = create_app(":memory:", settings=Settings(origins=("https://cards.example",)))
+    with TestClient(app, base_url=HOST) as c:
+        made = made_match(c)
+        url = f"{WS}/api/matches/{made['match']}/events"
+        with c.websocket_connect(url, headers={"origin": "https://cards.example"}) as ws:
+            ws.send_json({"token": made["tokens"]["0"]})
+            assert ws.receive_json()["view"]["seat"] == 0
+        assert _ws_refusal(c, url, headers={"origin": "https://other.example"})[1] == 4403
 
 
 # -- seats, seeds and the commitment --------------------------------------------------------
