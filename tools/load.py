@@ -1,15 +1,20 @@
 """Load test: N concurrent matches of client-side random bots against one `truco serve`.
 
-Every seat of every match is a human seat driven over loopback HTTP by a random bot in this
-process; each bot reads its legal actions, picks one, and submits it. Each match has its own
+Every seat of every match is a human seat, claimed with its invitation and driven over
+loopback HTTP by a random bot in this process; each bot reads its legal actions, picks one,
+and submits it. Each match has its own
 keep-alive connection, spoken with a minimal HTTP/1.1 client so that the figures measure the
 server rather than a client library. At the end every
 match's replay log is fetched and compared with the actions the server answered: an answered
-action missing from the log is a lost action. Prints actions/s, requests/s, errors and lost
-actions (and `--json` a machine-readable report); exits 1 on any error or lost action.
+action missing from the log is a lost action. Prints actions/s, requests/s, the p50 and p99
+latency of submitting an action, errors and lost actions (and `--json` a machine-readable
+report); exits 1 on any error or lost action.
 
     python tools/load.py --matches 50                 # starts its own server on a free port
     python tools/load.py --matches 50 --url http://127.0.0.1:8000
+
+A server of its own is started with `--client-seeds` and its request and creation rates
+unbounded (one client plays every match); a server named by `--url` needs the same.
 """
 from __future__ import annotations
 
@@ -70,6 +75,7 @@ class Tally:
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     lost: int = 0
+    latencies: list[float] = field(default_factory=list)          # seconds per submitted action
     answered: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)   # match → (at, seat, action)
 
 
@@ -104,7 +110,12 @@ async def _play(http: Connection, tally: Tally, spec: str, options: dict[str, An
     if made is None:
         return
     match = made["match"]
-    tokens = {int(s): t for s, t in made["tokens"].items()}
+    tokens: dict[int, str] = {}
+    for s, invitation in made["invitations"].items():
+        claimed = await _call(http, tally, "POST", f"/api/matches/{match}/claim", {"code": invitation["code"]})
+        if claimed is None:
+            return
+        tokens[int(s)] = claimed["token"]
     answered = tally.answered.setdefault(match, [])
     rng = random.Random(seed)
     seat = min(tokens)
@@ -117,8 +128,10 @@ async def _play(http: Connection, tally: Tally, spec: str, options: dict[str, An
             legal = await _call(http, tally, "GET", f"/api/matches/{match}/legal", token=tokens[seat])
             continue
         action = rng.choice(legal["legal"])
+        sent = time.perf_counter()
         done = await _call(http, tally, "POST", f"/api/matches/{match}/actions",
                            {"action": action, "version": legal["version"]}, tokens[seat])
+        tally.latencies.append(time.perf_counter() - sent)
         if done is None:
             return
         answered.append((legal["version"], seat, action))
@@ -143,10 +156,13 @@ async def run_load(url: str, matches: int, spec: str, options: dict[str, Any], m
     start = time.perf_counter()
     await asyncio.gather(*(play_match(host, port, tally, spec, options, seed, max_actions) for seed in range(matches)))
     elapsed = time.perf_counter() - start
+    times = sorted(tally.latencies) or [0.0]
     return {"matches": matches, "spec": spec, "options": options, "seconds": round(elapsed, 2),
             "actions": tally.actions, "requests": tally.requests,
             "actions_per_second": round(tally.actions / elapsed, 1),
             "requests_per_second": round(tally.requests / elapsed, 1),
+            "p50_ms": round(1000 * times[len(times) // 2], 1),
+            "p99_ms": round(1000 * times[min(len(times) - 1, len(times) * 99 // 100)], 1),
             "errors": len(tally.errors), "lost_actions": tally.lost, "first_errors": tally.errors[:5]}
 
 
@@ -159,8 +175,9 @@ def _free_port() -> int:
 def start_server(db: Path) -> tuple[subprocess.Popen, str]:
     """`truco serve` on a free loopback port, waited for until it answers."""
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(db), "--port", str(port)],
-                            stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(db), "--port", str(port),
+                             "--client-seeds", "--limit", "requests_burst=1e9", "--limit", "creations_burst=1e9",
+                             "--limit", "claims_burst=1e9"], stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -199,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{report['matches']} concurrent matches of {report['spec']} {report['options']}: "
               f"{report['actions']} actions in {report['seconds']} s = {report['actions_per_second']} actions/s "
-              f"({report['requests_per_second']} requests/s); errors {report['errors']}, "
+              f"({report['requests_per_second']} requests/s), action latency p50 {report['p50_ms']} ms, "
+              f"p99 {report['p99_ms']} ms; errors {report['errors']}, "
               f"lost actions {report['lost_actions']}")
         for line in report["first_errors"]:
             print("  ", line)

@@ -1,16 +1,15 @@
-"""The HTTP and WebSocket API (Starlette), and the web board's static files.
+"""The HTTP API (Starlette), and the web board's static files.
 
-Every error answers with a 4xx/5xx status and `{"error": {"status", "code", "message"}}`;
-a refused request leaves its match unchanged. docs/api.md describes each endpoint and
+Every error answers with a 4xx status and `{"error": {"status", "code", "message"}}`; a
+refused request leaves its match unchanged. docs/api.md describes each endpoint and
 `GET /api/openapi.json` serves the same description as OpenAPI.
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
+import re
 from importlib import resources
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator, Mapping, Sequence
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -19,20 +18,22 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from interpreter.bots import BOTS
+from interpreter.server.bodies import json_object, require_json, too_large
 from interpreter.server.catalog import Catalog
 from interpreter.server.errors import ApiError
+from interpreter.server.gate import Gate, client_of, error_headers
 from interpreter.server.matches import Match, MatchBook
 from interpreter.server.openapi import document
+from interpreter.server.ratelimit import RateLimit
 from interpreter.server.security import bearer
+from interpreter.server.settings import Settings
 from interpreter.server.store import Store
+from interpreter.server.streams import event_stream
 
-MAX_BODY = 64 * 1024
-HELLO_TIMEOUT = 10.0       # seconds a WebSocket may take to send its token
 SEED_LIMIT = 1 << 62
+SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,3}", re.ASCII)      # "1", never "١", "²" nor 5,000 digits
 
 _STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                  405: "method_not_allowed", 413: "too_large"}
@@ -40,195 +41,130 @@ _STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404:
 
 # -- request helpers ------------------------------------------------------------------
 
-async def _body(request: Request, fields: dict[str, tuple[type, ...]], required: Sequence[str] = ()) -> dict[str, Any]:
-    """The JSON object of a request body, with only known fields of the right types."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, "too_large", f"the body may hold at most {MAX_BODY} bytes")
-    try:
-        data = json.loads(raw or b"null")
-    except ValueError as err:
-        raise ApiError(400, "malformed_json", f"the body is not valid JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "bad_body", "the body must be a JSON object")
-    for key, value in data.items():
-        if key not in fields:
-            raise ApiError(400, "bad_body", f"unknown field {key!r}; fields: {', '.join(fields)}")
-        kinds = fields[key]
-        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-            names = " or ".join(k.__name__ for k in kinds)
-            raise ApiError(400, "bad_body", f"field {key!r} must be {names}")
-    for key in required:
-        if key not in data:
-            raise ApiError(400, "bad_body", f"field {key!r} is required")
-    return data
+async def _body(request: Request, fields: Mapping[str, tuple[type, ...]],
+                required: Sequence[str] = ()) -> dict[str, Any]:
+    """The body's JSON object, read no further than `max_body` bytes whatever the client sends."""
+    limits = _settings(request).limits
+    require_json(request.headers.get("content-type"))
+    length = request.headers.get("content-length", "")
+    if length.isascii() and length.isdigit() and (len(length) > 18 or int(length) > limits.max_body):
+        raise too_large(limits.max_body)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limits.max_body:
+            raise too_large(limits.max_body)
+    return json_object(bytes(raw), limits.max_depth, fields, required)
 
 
-def _book(request: Request | WebSocket) -> MatchBook:
+def _book(request: Request) -> MatchBook:
     return request.app.state.book
 
 
-def _seat(request: Request) -> tuple[Match, int]:
-    return _book(request).authorize(request.path_params["match_id"], bearer(request.headers.get("authorization")))
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+async def _seat(request: Request) -> tuple[Match, int]:
+    token = bearer(request.headers.get("authorization"))
+    return await _book(request).authorize(request.path_params["match_id"], token)
 
 
 # -- endpoints --------------------------------------------------------------------------
 
 async def list_specs(request: Request) -> JSONResponse:
-    return JSONResponse({"specs": _book(request).catalog.specs(), "bots": list(BOTS)})
+    return JSONResponse({"specs": _book(request).catalog.specs(), "bots": list(BOTS),
+                         "client_seeds": _settings(request).client_seeds})
 
 
 async def create_match(request: Request) -> JSONResponse:
     data = await _body(request, {"spec": (str,), "options": (dict,), "seed": (int,), "bots": (dict,)},
                        required=["spec"])
+    request.app.state.creations.take(client_of(request.scope))
     seed = data.get("seed")
-    if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise ApiError(400, "bad_body", f"field 'seed' must be in 0..{SEED_LIMIT - 1}")
+    if seed is not None:
+        if not _settings(request).client_seeds:
+            raise ApiError(403, "seed_not_allowed", "this server chooses every seed (it was not started with "
+                                                    "--client-seeds)")
+        if not 0 <= seed < SEED_LIMIT:
+            raise ApiError(400, "bad_body", f"field 'seed' must be in 0..{SEED_LIMIT - 1}")
     bots: dict[int, str] = {}
     for key, name in (data.get("bots") or {}).items():
-        if not str(key).isdigit() or not isinstance(name, str):
+        if not SEAT_KEY.fullmatch(key) or not isinstance(name, str):
             raise ApiError(400, "bad_body", "field 'bots' maps seat numbers to bot names, e.g. {\"1\": \"random\"}")
         bots[int(key)] = name
-    match, tokens = _book(request).create(data["spec"], data.get("options") or {}, seed, bots)
-    return JSONResponse({**match.info(None), "tokens": {str(s): t for s, t in tokens.items()}}, status_code=201)
+    match, codes = await _book(request).create(data["spec"], data.get("options") or {}, seed, bots)
+    base = str(request.base_url)
+    invitations = {str(s): {"code": c, "link": f"{base}#match={match.id}&code={c}"} for s, c in codes.items()}
+    return JSONResponse({**match.info(None), "invitations": invitations}, status_code=201)
+
+
+async def claim_seat(request: Request) -> JSONResponse:
+    data = await _body(request, {"code": (str,)}, required=["code"])
+    request.app.state.claims.take(client_of(request.scope))
+    match, seat, token = await _book(request).claim(request.path_params["match_id"], data["code"])
+    return JSONResponse({"match": match.id, "seat": seat, "token": token,
+                         "commitment": match.info(seat)["commitment"]}, status_code=201)
 
 
 async def match_info(request: Request) -> JSONResponse:
-    match, seat = _seat(request)
+    match, seat = await _seat(request)
     return JSONResponse(match.info(seat))
 
 
 async def seat_view(request: Request) -> JSONResponse:
-    match, seat = _seat(request)
+    match, seat = await _seat(request)
     return JSONResponse(match.view(seat))
 
 
 async def legal_actions(request: Request) -> JSONResponse:
-    match, seat = _seat(request)
+    match, seat = await _seat(request)
     st = match.state
     return JSONResponse({"seat": seat, "to_act": st.current_player(), "version": match.version,
                          "legal": st.legal_actions(seat), "ids": st.legal_action_ids(seat)})
 
 
 async def submit_action(request: Request) -> JSONResponse:
-    match, seat = _seat(request)
     data = await _body(request, {"action": (str, int), "version": (int,)}, required=["action"])
+    match, seat = await _seat(request)                  # nothing yields between here and the change
     applied = _book(request).act(match, seat, data["action"], data.get("version"))
     return JSONResponse({"applied": applied, **match.view(seat)})
 
 
 async def replay_log(request: Request) -> JSONResponse:
-    match, _ = _seat(request)
+    match, _ = await _seat(request)
     if not match.state.match_over:
         raise ApiError(409, "match_not_over", "the replay log shows every hidden card: it is given once the match is over")
     return JSONResponse(match.log(_book(request).store.actions(match.id)))
 
 
 async def openapi(request: Request) -> JSONResponse:
-    return JSONResponse(document())
+    return JSONResponse(document(sorted(_book(request).catalog.sources), list(BOTS)))
 
 
-async def event_stream(ws: WebSocket) -> None:
-    """Send the seat's visible events and view after every change, until the match ends."""
-    await ws.accept()
-    try:
-        match, seat, cursor = await _hello(ws)
-    except ApiError as err:
-        await ws.send_json(err.body())
-        await ws.close(code=4000 + err.status)
-        return
-    except WebSocketDisconnect:
-        return
-    listener = asyncio.Event()
-    listener.set()
-    match.listeners.add(listener)
-    receiver = asyncio.ensure_future(ws.receive())
-    try:
-        while True:
-            waiter = asyncio.ensure_future(listener.wait())
-            done, _ = await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-            if receiver in done:
-                waiter.cancel()
-                if receiver.result()["type"] == "websocket.disconnect":
-                    return
-                receiver = asyncio.ensure_future(ws.receive())       # clients' messages are ignored
-                continue
-            listener.clear()
-            events = match.events_for(seat, cursor)
-            await ws.send_json({"seq": cursor, "events": events, "view": match.view(seat)})
-            cursor += len(events)
-            if match.state.match_over:
-                await ws.close()
-                return
-    except WebSocketDisconnect:
-        return
-    finally:
-        match.listeners.discard(listener)
-        receiver.cancel()
-
-
-async def _hello(ws: WebSocket) -> tuple[Match, int, int]:
-    """The first message names the seat: {"token": "...", "since": 0}."""
-    try:
-        hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT))
-    except asyncio.TimeoutError:
-        raise ApiError(400, "no_hello", "send {\"token\": ..., \"since\": 0} first") from None
-    except ValueError as err:
-        raise ApiError(400, "malformed_json", f"the first message is not valid JSON: {err}") from None
-    if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
-        raise ApiError(400, "bad_body", "the first message is {\"token\": ..., \"since\": 0}")
-    since = hello.get("since", 0)
-    if not isinstance(since, int) or isinstance(since, bool) or since < 0:
-        raise ApiError(400, "bad_body", "'since' is the number of events already seen (0 or more)")
-    match, seat = _book(ws).authorize(ws.path_params["match_id"], hello["token"])
-    return match, seat, since
-
-
-# -- errors and headers -----------------------------------------------------------------
+# -- errors -----------------------------------------------------------------------------
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=error_headers(exc))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = _STATUS_CODES.get(exc.status_code, "error")
-    return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code)
+    return JSONResponse(ApiError(exc.status_code, code, str(exc.detail)).body(), status_code=exc.status_code,
+                        headers=exc.headers)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(ApiError(500, "internal_error", "the server failed on this request").body(), status_code=500)
 
 
-class _Headers:
-    """No caching of seat views; the board loads scripts from this server only."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        extra = [(b"x-content-type-options", b"nosniff")]
-        if scope["path"].startswith("/api/"):
-            extra.append((b"cache-control", b"no-store"))
-        else:
-            extra.append((b"content-security-policy", b"default-src 'self'; connect-src 'self'"))
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
-
-
-def create_app(db: str = ":memory:", specs: Sequence[str] = ()) -> Starlette:
+def create_app(db: str = ":memory:", specs: Sequence[str] = (), settings: Settings = Settings()) -> Starlette:
     """The server's ASGI app: matches kept in the SQLite file `db`, specs bundled plus `specs`."""
     web = StaticFiles(directory=str(resources.files("interpreter") / "web"), html=True)
     store = Store(db)
+    limits = settings.limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -237,20 +173,28 @@ def create_app(db: str = ":memory:", specs: Sequence[str] = ()) -> Starlette:
 
     app = Starlette(
         routes=[
-            Route("/api/specs", list_specs),
-            Route("/api/openapi.json", openapi),
-            Route("/api/matches", create_match, methods=["POST"]),
-            Route("/api/matches/{match_id}", match_info),
-            Route("/api/matches/{match_id}/view", seat_view),
-            Route("/api/matches/{match_id}/legal", legal_actions),
-            Route("/api/matches/{match_id}/actions", submit_action, methods=["POST"]),
-            Route("/api/matches/{match_id}/log", replay_log),
-            WebSocketRoute("/api/matches/{match_id}/events", event_stream),
+            Mount("/api", routes=[                       # the board's files never answer under /api
+                Route("/specs", list_specs),
+                Route("/openapi.json", openapi),
+                Route("/matches", create_match, methods=["POST"]),
+                Route("/matches/{match_id}", match_info),
+                Route("/matches/{match_id}/claim", claim_seat, methods=["POST"]),
+                Route("/matches/{match_id}/view", seat_view),
+                Route("/matches/{match_id}/legal", legal_actions),
+                Route("/matches/{match_id}/actions", submit_action, methods=["POST"]),
+                Route("/matches/{match_id}/log", replay_log),
+                WebSocketRoute("/matches/{match_id}/events", event_stream),
+            ]),
             Mount("/", web),
         ],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal_error},
-        middleware=[Middleware(_Headers)],
+        middleware=[Middleware(Gate, settings=settings)],
         lifespan=lifespan,
     )
-    app.state.book = MatchBook(store, Catalog(specs))
+    app.state.settings = settings
+    app.state.book = MatchBook(store, Catalog(specs, limits.game_cache), limits)
+    app.state.creations = RateLimit("matches created", limits.creations_burst, limits.creations_per_second,
+                                    limits.clients_tracked)
+    app.state.claims = RateLimit("seat claims", limits.claims_burst, limits.claims_per_second,
+                                 limits.clients_tracked)
     return app

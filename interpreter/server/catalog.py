@@ -1,27 +1,40 @@
 """The specs a server offers, their options, and a game's public description for boards.
 
 Clients name specs; they never pass paths. The server offers the bundled specs plus any
-spec files its operator named on the command line.
+spec files its operator named on the command line. A spec has as many compiled games as
+combinations of option values, too many to keep: the catalog keeps the most recently used
+few, and compiles a new one on its one worker thread (one at a time, each set of options
+once however many ask) so that the event loop keeps serving.
 """
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Mapping, Sequence
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound
 from rulespec.ir import COMMON_VERBS
 from rulespec.load import bundled_names, open_spec
 
-from interpreter.game import Game, load_game
+from interpreter.game import Game
 from interpreter.server.errors import ApiError
+
+
+_Key = tuple[str, tuple[tuple[str, Any], ...]]          # a spec's name and its chosen option values
 
 
 class Catalog:
     """Spec names → where to load them from."""
 
-    def __init__(self, extra: Sequence[str] = ()) -> None:
+    def __init__(self, extra: Sequence[str] = (), cache: int = 64) -> None:
         self.sources: dict[str, str] = {name: name for name in bundled_names()}
         for path in extra:
             self.sources[open_spec(path).name] = path
+        self.cache_size = cache
+        self.games: OrderedDict[_Key, Game] = OrderedDict()
+        self.compiling: dict[_Key, asyncio.Future[Game]] = {}
+        self.compiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="compile")
 
     def specs(self) -> list[dict[str, Any]]:
         out = []
@@ -35,15 +48,34 @@ class Catalog:
             })
         return out
 
-    def game(self, name: str, options: Mapping[str, Any]) -> Game:
+    async def game(self, name: str, options: Mapping[str, Any]) -> Game:
+        """The game of a spec under options: from the cache, or compiled off the event loop."""
         if name not in self.sources:
             raise ApiError(400, "unknown_spec", f"no spec named {name!r}; offered: {', '.join(sorted(self.sources))}")
         try:
-            return load_game(self.sources[name], dict(options))
+            source = open_spec(self.sources[name])
+            chosen = source.resolve(dict(options))
+            key = (name, tuple(sorted(chosen.items())))
+            game = self.games.get(key)
+            if game is None:
+                pending = self.compiling.get(key)
+                if pending is None:
+                    loop = asyncio.get_running_loop()
+                    pending = loop.run_in_executor(self.compiler, lambda: Game(source.build(chosen)))
+                    self.compiling[key] = pending
+                try:
+                    game = await asyncio.shield(pending)
+                finally:
+                    self.compiling.pop(key, None)
+                self.games[key] = game
         except OptionError as err:
             raise ApiError(400, "bad_option", str(err)) from None
         except (SpecError, SpecNotFound) as err:
             raise ApiError(500, "spec_unusable", f"spec {name!r} cannot be loaded: {err}") from None
+        self.games.move_to_end(key)
+        while len(self.games) > self.cache_size:
+            self.games.popitem(last=False)
+        return game
 
 
 def game_info(game: Game) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 SERVE_EXTRA = "pip install 'truco-rules[serve]'"
+WS_FRAME_CEILING = 16          # × ws_max_message: the largest WebSocket message the protocol reads
 
 
 def add_parser(subparsers: Any) -> None:
@@ -17,7 +18,20 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--db", default="matches.sqlite3",
                    help="SQLite file keeping every match (':memory:' keeps nothing)")
     p.add_argument("--spec", action="append", default=[], metavar="PATH", help="offer this spec file too")
+    p.add_argument("--allow-host", action="append", default=[], metavar="HOST",
+                   help="answer requests whose Host is HOST (a name, name:port, or *); default: loopback names")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="take event streams from pages of ORIGIN (e.g. https://cards.example) besides this server's")
+    p.add_argument("--client-seeds", action="store_true",
+                   help="let clients choose a match's seed (tests, replays); by default the server chooses")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one limit (see docs/api.md): " + ", ".join(_limit_names()))
     p.set_defaults(run=run)
+
+
+def _limit_names() -> list[str]:
+    from interpreter.server.settings import Limits
+    return Limits.names()
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -25,12 +39,23 @@ def run(args: argparse.Namespace, console: Console) -> int:
         import uvicorn
 
         from interpreter.server.app import create_app
+        from interpreter.server.settings import LOOPBACK_HOSTS, Limits, Settings
     except ImportError as err:
         console.print(f"[bold red]error[/] the server needs its extra: {escape(SERVE_EXTRA)} ({escape(str(err))})",
                       highlight=False)
         return 2
-    app = create_app(args.db, args.spec)
+    try:
+        limits = Limits().with_text(args.limit)
+    except ValueError as err:
+        console.print(f"[bold red]error[/] {escape(str(err))}", highlight=False)
+        return 2
+    settings = Settings(hosts=LOOPBACK_HOSTS + tuple(args.allow_host), origins=tuple(args.allow_origin),
+                        client_seeds=args.client_seeds, limits=limits)
+    app = create_app(args.db, args.spec, settings)
     console.print(f"board at http://{args.host}:{args.port}/ · API at /api/ (see /api/openapi.json) · "
-                  f"matches kept in {args.db}", highlight=False)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+                  f"matches kept in {args.db} · answering Host {', '.join(settings.hosts)}", highlight=False)
+    # The protocol cuts off frames far past the limit (close 1009); up to there the stream
+    # answers a long message with its own close, 4413 too_large.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
+                ws_max_size=limits.ws_max_message * WS_FRAME_CEILING)
     return 0

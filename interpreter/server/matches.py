@@ -1,4 +1,5 @@
-"""Live matches: create, find, authorise, act, let bots play, persist, and wake listeners.
+"""Live matches: create, invite, claim seats, find, authorise, act, let bots play, persist,
+wake listeners, and leave memory when idle.
 
 Every request runs on the server's one event-loop thread, and a match's change — the
 action, the bots' answers, the next deal, the commit to the store — happens without
@@ -7,12 +8,22 @@ other, and nobody is shown an action before it is on disk.
 
 The server deals the next hand itself, at once, when a hand ends: the `hand_over` event
 stays in every seat's event stream, and the view shows the new hand.
+
+A match's `version` counts its moves. Signals are free actions seen only by some seats: they
+are stored in the log but leave the version alone, so a seat cannot make another seat's
+versioned action stale, nor change what a seat that cannot see the signal is shown.
+
+Memory holds the matches in use: one idle for `idle_match_seconds`, or the least recently
+used past `live_matches`, is dropped (never while a stream watches it) and rebuilt from the
+store on its next request.
 """
 from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Mapping
+import time
+from collections import OrderedDict
+from typing import Any, Callable, Mapping
 
 from rulespec.errors import IllegalAction
 
@@ -20,7 +31,9 @@ from interpreter.bots import BOTS
 from interpreter.game import Game
 from interpreter.server.catalog import Catalog, game_info
 from interpreter.server.errors import ApiError
-from interpreter.server.security import new_match_id, new_token, token_hash
+from interpreter.server.ratelimit import RateLimit
+from interpreter.server.security import commitment, new_code, new_match_id, new_salt, new_token, token_hash
+from interpreter.server.settings import Limits
 from interpreter.server.store import MatchRecord, Store
 from interpreter.state import State
 from interpreter.views import visible_events
@@ -28,21 +41,31 @@ from interpreter.views import visible_events
 MAX_BOT_ACTIONS = 100_000      # one request never plays more than this many bot actions
 
 
+def is_signal(game: Game, action: str) -> bool:
+    """Whether an action (as logged) is one of the spec's free signals."""
+    return game.signals is not None and action.split(" ", 1)[0] == game.signals.verb
+
+
 class Match:
     """One match in memory: its record, state, log length and the seats' event streams."""
 
-    def __init__(self, record: MatchRecord, game: Game, state: State) -> None:
+    def __init__(self, record: MatchRecord, game: Game, state: State, claimed: set[int]) -> None:
         self.record = record
         self.id = record.id
         self.game = game
         self.state = state
-        self.version = 0                        # actions applied and stored
+        self.version = 0                        # moves applied and stored (signals aside)
+        self.logged = 0                         # actions stored, signals included
+        self.claimed = claimed                  # human seats whose token was handed out
+        self.tokens: dict[str, int] = {}        # token hash → seat, as seen so far
         self.listeners: set[asyncio.Event] = set()
+        self.streams = [0] * game.num_players
+        self.used = 0.0
         self._seen: list[list[dict[str, Any]]] = [[] for _ in range(game.num_players)]
         self._scanned = 0
 
     def seats(self) -> list[dict[str, Any]]:
-        return [{"seat": s, "team": self.game.team_of[s], "bot": bot}
+        return [{"seat": s, "team": self.game.team_of[s], "bot": bot, "claimed": bot is not None or s in self.claimed}
                 for s, bot in enumerate(self.record.seats)]
 
     def events_for(self, seat: int, since: int = 0) -> list[dict[str, Any]]:
@@ -61,13 +84,15 @@ class Match:
 
     def info(self, seat: int | None) -> dict[str, Any]:
         return {"match": self.id, "seat": seat, "version": self.version, "seats": self.seats(),
-                "over": self.state.match_over, "game": game_info(self.game)}
+                "over": self.state.match_over, "commitment": commitment(self.record.seed, self.record.salt),
+                "game": game_info(self.game)}
 
     def log(self, actions: list[tuple[int, str]]) -> dict[str, Any]:
-        """Everything needed to replay the match, hidden cards and seed included."""
+        """Everything needed to replay the match, hidden cards, seed and salt included."""
         st = self.state
         return {"match": self.id, "spec": self.record.spec, "options": dict(self.game.options),
-                "seed": self.record.seed, "seats": self.seats(),
+                "seed": self.record.seed, "salt": self.record.salt,
+                "commitment": commitment(self.record.seed, self.record.salt), "seats": self.seats(),
                 "actions": [{"seat": s, "action": a} for s, a in actions],
                 "score": list(st.score), "winner": st.winner, "events": st.events}
 
@@ -82,19 +107,25 @@ def _deal_if_over(state: State) -> None:
 
 
 class MatchBook:
-    """Every match the server knows: those in memory, and those in the store, loaded on first use."""
+    """Every match the server knows: those in memory, and those in the store, loaded on use."""
 
-    def __init__(self, store: Store, catalog: Catalog) -> None:
+    def __init__(self, store: Store, catalog: Catalog, limits: Limits = Limits(),
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.catalog = catalog
-        self.matches: dict[str, Match] = {}
-        self.tokens: dict[str, tuple[str, int]] = {}      # token hash → (match id, seat)
+        self.limits = limits
+        self.clock = clock
+        self.matches: OrderedDict[str, Match] = OrderedDict()     # least recently used first
+        self.signals = RateLimit("signals from this seat", limits.signals_burst, limits.signals_per_second,
+                                 limits.live_matches * 8, clock)
+        self.streams = 0
 
-    # -- creation and loading ---------------------------------------------------------
+    # -- creation, seats and loading ----------------------------------------------------
 
-    def create(self, spec: str, options: Mapping[str, Any], seed: int | None,
-               bots: Mapping[int, str]) -> tuple[Match, dict[int, str]]:
-        game = self.catalog.game(spec, options)
+    async def create(self, spec: str, options: Mapping[str, Any], seed: int | None,
+                     bots: Mapping[int, str]) -> tuple[Match, dict[int, str]]:
+        """A new match and one invitation code per human seat."""
+        game = await self.catalog.game(spec, options)
         seats: list[str | None] = [None] * game.num_players
         for seat, name in bots.items():
             if not 0 <= seat < game.num_players:
@@ -105,57 +136,90 @@ class MatchBook:
         if all(s is not None for s in seats):
             raise ApiError(400, "no_human", "at least one seat must be a human's (a token's)")
         record = MatchRecord(new_match_id(), spec, dict(game.options),
-                             secrets.randbits(62) if seed is None else seed, tuple(seats))
-        tokens = {s: new_token() for s, bot in enumerate(seats) if bot is None}
-        hashes = {s: token_hash(t) for s, t in tokens.items()}
-        match = Match(record, game, game.new_match(seed=record.seed))
-        self.store.create(record, hashes)
-        for seat, h in hashes.items():
-            self.tokens[h] = (record.id, seat)
-        self.matches[record.id] = match
+                             secrets.randbits(62) if seed is None else seed, tuple(seats), new_salt())
+        codes = {s: new_code() for s, bot in enumerate(seats) if bot is None}
+        match = Match(record, game, game.new_match(seed=record.seed), set())
+        self.store.create(record, {s: token_hash(c) for s, c in codes.items()})
+        self._keep(match)
         self._commit(match, self._advance(match))
-        return match, tokens
+        return match, codes
 
-    def get(self, match_id: str) -> Match:
+    async def claim(self, match_id: str, code: str) -> tuple[Match, int, str]:
+        """Exchange an invitation code for its seat's token, once."""
+        match = await self.get(match_id)
+        code_hash, token = token_hash(code), new_token()
+        seat = self.store.claim(match_id, code_hash, token_hash(token))
+        if seat is None:
+            if self.store.invitation(match_id, code_hash) is not None:
+                raise ApiError(409, "seat_taken", "this invitation's seat has been claimed already")
+            raise ApiError(403, "bad_invitation", "this code is no invitation of this match")
+        match.claimed.add(seat)
+        match.tokens[token_hash(token)] = seat
+        match.notify()
+        return match, seat, token
+
+    async def get(self, match_id: str) -> Match:
         match = self.matches.get(match_id)
         if match is None:
-            match = self._load(match_id)
+            record = self.store.record(match_id)
+            if record is None:
+                raise ApiError(404, "unknown_match", f"no match {match_id!r}")
+            game = await self.catalog.game(record.spec, record.options)
+            match = self.matches.get(match_id) or self._load(record, game)   # another request may have loaded it
+        self._keep(match)
         return match
 
-    def _load(self, match_id: str) -> Match:
+    def _load(self, record: MatchRecord, game: Game) -> Match:
         """Rebuild a stored match from its seed and action log, then let its bots catch up."""
-        record = self.store.record(match_id)
-        if record is None:
-            raise ApiError(404, "unknown_match", f"no match {match_id!r}")
-        game = self.catalog.game(record.spec, record.options)
-        match = Match(record, game, game.new_match(seed=record.seed))
-        actions = self.store.actions(match_id)
+        match = Match(record, game, game.new_match(seed=record.seed), self.store.claimed(record.id))
+        actions = self.store.actions(record.id)
         try:
             for seat, action in actions:
                 _deal_if_over(match.state)
                 match.state.apply(action, seat)
         except IllegalAction as err:
-            raise ApiError(500, "unresumable", f"match {match_id!r} does not replay under the current spec: {err}") \
+            raise ApiError(500, "unresumable", f"match {record.id!r} does not replay under the current spec: {err}") \
                 from None
         _deal_if_over(match.state)
-        match.version = len(actions)
-        self.matches[match_id] = match
+        match.logged = len(actions)
+        match.version = sum(not is_signal(game, a) for _, a in actions)
+        self._keep(match)
         self._commit(match, self._advance(match))
         return match
 
+    def _keep(self, match: Match) -> None:
+        """Mark a match used now; drop the idle ones and those past the memory bound."""
+        now = self.clock()
+        match.used = now
+        self.matches[match.id] = match
+        self.matches.move_to_end(match.id)
+        leaving = []
+        crowded = len(self.matches) - self.limits.live_matches
+        for match_id, old in self.matches.items():           # least recently used first
+            if crowded <= 0 and now - old.used <= self.limits.idle_match_seconds:
+                break
+            if not old.listeners and old is not match:
+                leaving.append(match_id)
+                crowded -= 1
+        for match_id in leaving:
+            del self.matches[match_id]
+
     # -- seats --------------------------------------------------------------------------
 
-    def authorize(self, match_id: str, token: str) -> tuple[Match, int]:
+    async def authorize(self, match_id: str, token: str) -> tuple[Match, int]:
         """The match and the seat a token acts for; 404, 401 or 403 otherwise."""
-        match = self.get(match_id)
+        match = await self.get(match_id)
         h = token_hash(token)
-        owner = self.tokens.get(h) or self.store.token(h)
+        seat = match.tokens.get(h)
+        if seat is not None:
+            return match, seat
+        owner = self.store.token(h)
         if owner is None:
             raise ApiError(401, "bad_token", "this token is not a seat's token")
-        self.tokens[h] = owner
         owner_match, seat = owner
         if owner_match != match_id:
             raise ApiError(403, "wrong_match", "this token is a seat of another match")
+        match.tokens[h] = seat
         return match, seat
 
     # -- play ---------------------------------------------------------------------------
@@ -170,6 +234,8 @@ class MatchBook:
             raise ApiError(409, "match_over", "the match is over")
         text = match.game.actions[action] if isinstance(action, int) and 0 <= action < len(match.game.actions) \
             else " ".join(str(action).split())
+        if is_signal(match.game, text):
+            self.signals.take((match.id, seat))
         try:
             st.apply(action, seat)
         except IllegalAction as err:
@@ -189,7 +255,7 @@ class MatchBook:
             name = match.record.seats[seat]
             if name is None:
                 break
-            n = match.version + len(done)
+            n = match.logged + len(done)
             bot = BOTS[name]((match.record.seed * 1_000_003 + n) % (1 << 62))
             action = bot.choose(st, seat)
             st.apply(action, seat)
@@ -202,9 +268,10 @@ class MatchBook:
         if not actions:
             return
         try:
-            self.store.append(match.id, match.version, actions)
+            self.store.append(match.id, match.logged, actions)
         except Exception:
-            del self.matches[match.id]
+            self.matches.pop(match.id, None)
             raise
-        match.version += len(actions)
+        match.logged += len(actions)
+        match.version += sum(not is_signal(match.game, a) for _, a in actions)
         match.notify()

@@ -6,7 +6,8 @@ route is described and every described path is routed.
 """
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, Sequence
 
 _TOKEN = [{"seatToken": []}]
 
@@ -20,13 +21,19 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    why = {400: "malformed JSON, an unknown field, a wrong type, an unknown spec, option or bot",
+    why = {400: "malformed JSON, too deep, not Unicode, an unknown field, a wrong type, an unknown spec, "
+                "option or bot, or a Host this server does not answer to",
            401: "no token, or a token that is no seat's",
-           403: "the token is a seat of another match",
+           403: "the token is a seat of another match; a seed on a server that chooses seeds; a code that is "
+                "no invitation of this match",
            404: "no match has this id",
-           409: "an illegal or out-of-turn action, a stale version, or the match is (not) over",
-           413: "the body is too large"}
-    return {str(s): _json(_ref("Error"), why[s]) for s in statuses}
+           409: "an illegal or out-of-turn action, a stale version, the match is (not) over, the seat is taken",
+           413: "the body is too large",
+           415: "the body is not sent as application/json",
+           429: "too many requests, creations, claims or signals from this client or seat; see Retry-After"}
+    out = {str(s): _json(_ref("Error"), why[s]) for s in (*statuses, 400, 429)}
+    out["429"]["headers"] = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+    return out
 
 
 _MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -36,7 +43,8 @@ _SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["error"],
         "properties": {"error": {"type": "object", "required": ["status", "code", "message"], "properties": {
             "status": {"type": "integer"}, "code": {"type": "string"}, "message": {"type": "string"},
-            "reason": {"type": "string", "description": "why the rules refuse an action"}}}},
+            "reason": {"type": "string", "description": "why the rules refuse an action"},
+            "retry_after": {"type": "integer", "description": "with 429: seconds to wait"}}}},
     },
     "Spec": {
         "type": "object",
@@ -51,13 +59,27 @@ _SCHEMAS: dict[str, Any] = {
         "properties": {
             "spec": {"type": "string", "description": "a name from GET /api/specs"},
             "options": {"type": "object", "description": "table options; omitted ones take their default"},
-            "seed": {"type": "integer", "minimum": 0, "description": "the deal's seed; random when omitted"},
+            "seed": {"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1,
+                     "description": "the deal's seed, only on a server started with --client-seeds (tests, "
+                                    "replays); otherwise 403 seed_not_allowed, and the server chooses"},
             "bots": {"type": "object", "additionalProperties": {"type": "string"},
-                     "description": "seat number → bot name; the other seats are humans and get tokens"},
+                     "propertyNames": {"pattern": "^(0|[1-9][0-9]{0,3})$"},
+                     "description": "seat number → bot name; the other seats are open, each with an invitation"},
         },
     },
     "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "team": {"type": "integer"},
-                                              "bot": {"type": ["string", "null"]}}},
+                                              "bot": {"type": ["string", "null"]},
+                                              "claimed": {"type": "boolean",
+                                                          "description": "a bot's, or a player's who claimed it"}}},
+    "Invitation": {"type": "object", "required": ["code", "link"], "properties": {
+        "code": {"type": "string", "description": "secret; exchanged once for the seat's token"},
+        "link": {"type": "string", "description": "the web board's page that claims this seat"}}},
+    "Claim": {"type": "object", "required": ["code"], "additionalProperties": False,
+              "properties": {"code": {"type": "string", "description": "an invitation's code"}}},
+    "SeatToken": {"type": "object", "required": ["match", "seat", "token"], "properties": {
+        "match": {"type": "string"}, "seat": {"type": "integer"},
+        "token": {"type": "string", "description": "this seat's secret token, given this once"},
+        "commitment": {"type": "string", "description": "the deal's commitment, as at creation"}}},
     "Game": {
         "type": "object",
         "description": "what a board needs to draw any variant, read from the compiled spec",
@@ -77,9 +99,12 @@ _SCHEMAS: dict[str, Any] = {
         "properties": {"match": {"type": "string"}, "seat": {"type": ["integer", "null"]},
                        "version": {"type": "integer", "description": "actions applied so far"},
                        "seats": {"type": "array", "items": _ref("Seat")}, "over": {"type": "boolean"},
+                       "commitment": {"type": "string", "description": "SHA-256 of \"<seed>:<salt>\", hex: "
+                                                                       "the log reveals both once the match is over"},
                        "game": _ref("Game"),
-                       "tokens": {"type": "object", "additionalProperties": {"type": "string"},
-                                  "description": "only when created: seat number → that seat's secret token"}},
+                       "invitations": {"type": "object", "additionalProperties": _ref("Invitation"),
+                                       "description": "only when created: seat number → that open seat's "
+                                                      "invitation"}},
     },
     "View": {
         "type": "object",
@@ -101,7 +126,8 @@ _SCHEMAS: dict[str, Any] = {
     },
     "Log": {"type": "object", "properties": {
         "match": {"type": "string"}, "spec": {"type": "string"}, "options": {"type": "object"},
-        "seed": {"type": "integer"}, "seats": {"type": "array", "items": _ref("Seat")},
+        "seed": {"type": "integer"}, "salt": {"type": "string"}, "commitment": {"type": "string"},
+        "seats": {"type": "array", "items": _ref("Seat")},
         "actions": {"type": "array", "items": {"type": "object", "properties": {
             "seat": {"type": "integer"}, "action": {"type": "string"}}}},
         "score": {"type": "array", "items": {"type": "integer"}}, "winner": {"type": ["integer", "null"]},
@@ -109,36 +135,55 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
-def document() -> dict[str, Any]:
+def document(specs: Sequence[str] = (), bots: Sequence[str] = ()) -> dict[str, Any]:
+    """The document; with the server's spec and bot names, creation's body lists them."""
     auth_get = {"security": _TOKEN, "parameters": [_MATCH_ID]}
+    schemas = copy.deepcopy(_SCHEMAS)
+    fields = schemas["NewMatch"]["properties"]
+    if specs:
+        fields["spec"]["enum"] = list(specs)
+    if bots:
+        fields["bots"]["additionalProperties"]["enum"] = list(bots)
     return {
         "openapi": "3.1.0",
         "info": {"title": "match server", "version": "1",
-                 "description": "Run any spec's match and see it only as one seat may. Every match endpoint takes "
-                                "a seat's token (`Authorization: Bearer <token>`). The server deals each next "
+                 "description": "Run any spec's match and see it only as one seat may. A match is created with "
+                                "an invitation per open seat; each player claims a seat with its code and gets "
+                                "that seat's token. Every other match endpoint takes a seat's token "
+                                "(`Authorization: Bearer <token>`). Bodies are application/json. The server "
+                                "deals each next "
                                 "hand at once when a hand ends; bots act server-side before a request returns. "
                                 "The event stream is a WebSocket at /api/matches/{match_id}/events: send "
                                 "{\"token\": ..., \"since\": N} first, then receive {\"seq\", \"events\", \"view\"} "
-                                "after every change, until the match is over."},
+                                "after every change it can see, until the match is over; refusals close it "
+                                "with 4000 + the HTTP status and the error code as the reason."},
         "components": {
             "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
                                               "description": "the secret token of one seat, given at creation"}},
-            "schemas": _SCHEMAS,
+            "schemas": schemas,
         },
         "paths": {
             "/api/specs": {"get": {
                 "operationId": "listSpecs", "summary": "the specs offered, their options, and the bots",
                 "responses": {"200": _json({"type": "object", "properties": {
                     "specs": {"type": "array", "items": _ref("Spec")},
-                    "bots": {"type": "array", "items": {"type": "string"}}}}, "specs and bots")}}},
+                    "bots": {"type": "array", "items": {"type": "string"}},
+                    "client_seeds": {"type": "boolean", "description": "whether creation takes a seed"}}},
+                    "specs and bots"), **_errors()}}},
             "/api/openapi.json": {"get": {
                 "operationId": "openapi", "summary": "this document",
-                "responses": {"200": {"description": "the OpenAPI document"}}}},
+                "responses": {"200": {"description": "the OpenAPI document"}, **_errors()}}},
             "/api/matches": {"post": {
-                "operationId": "createMatch", "summary": "create a match; one token per human seat",
+                "operationId": "createMatch", "summary": "create a match; one invitation per open seat",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("NewMatch")}}},
-                "responses": {"201": _json(_ref("MatchInfo"), "the match, its game and the seats' tokens"),
-                              **_errors(400, 413)}}},
+                "responses": {"201": _json(_ref("MatchInfo"), "the match, its game, its commitment and invitations"),
+                              **_errors(403, 413, 415)}}},
+            "/api/matches/{match_id}/claim": {"post": {
+                "operationId": "claimSeat", "summary": "exchange an invitation's code for its seat's token, once",
+                "parameters": [_MATCH_ID],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Claim")}}},
+                "responses": {"201": _json(_ref("SeatToken"), "the seat and its token"),
+                              **_errors(403, 404, 409, 413, 415)}}},
             "/api/matches/{match_id}": {"get": {
                 "operationId": "getMatch", "summary": "the match's seats and its game's description", **auth_get,
                 "responses": {"200": _json(_ref("MatchInfo"), "the match"), **_errors(401, 403, 404)}}},
@@ -155,7 +200,7 @@ def document() -> dict[str, Any]:
                 "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Action")}}},
                 "responses": {"200": _json({"allOf": [_ref("View"), {"type": "object", "properties": {
                     "applied": {"type": "string"}}}]}, "the action applied; the seat's view after the bots"),
-                    **_errors(400, 401, 403, 404, 409, 413)}}},
+                    **_errors(401, 403, 404, 409, 413, 415)}}},
             "/api/matches/{match_id}/log": {"get": {
                 "operationId": "getLog", "summary": "the full replay log, once the match is over", **auth_get,
                 "responses": {"200": _json(_ref("Log"), "seed, actions and every event"),

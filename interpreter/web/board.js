@@ -6,6 +6,8 @@ const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
 const BANNER_MS = params.has("fast") ? 400 : 1600;
 const BOX = 5;                               // matchsticks are drawn in boxes of five
+const KEEPALIVE_MS = 60000;                  // the server closes streams silent for longer
+const INVITED = "";                          // the value of a seat left open for an invited player
 const ANSWERS = { accept: "Accept", decline: "Decline", fold: "Fold", announce: "Announce", good: "Yours are good" };
 
 const board = { match: null, seat: null, token: null, game: null, view: null, socket: null, banners: [] };
@@ -21,22 +23,28 @@ async function api(path, options = {}) {
   return body;
 }
 
+// A seat's token is kept in this browser (every tab); the seat link carries it to another
+// device in the URL's fragment, which browsers never send to a server.
 function saveSeat(match, seat, token) {
-  sessionStorage.setItem(`seat:${match}`, JSON.stringify({ seat, token }));
+  localStorage.setItem(`seat:${match}`, JSON.stringify({ seat, token }));
 }
 
 function loadSeat(match) {
-  const saved = sessionStorage.getItem(`seat:${match}`);
+  const saved = localStorage.getItem(`seat:${match}`);
   return saved ? JSON.parse(saved) : null;
+}
+
+function seatLink(match, token) {
+  return `${location.origin}${location.pathname}#match=${match}&token=${encodeURIComponent(token)}`;
 }
 
 // -- the lobby ---------------------------------------------------------------------------
 
 async function lobby() {
-  const { specs, bots } = await api("specs");
+  const { specs, bots, client_seeds } = await api("specs");
   const specSelect = $("#spec");
   for (const spec of specs) specSelect.add(new Option(`${spec.title} (${spec.name})`, spec.name));
-  for (const bot of bots) $("#bot").add(new Option(bot, bot, bot === "heuristic", bot === "heuristic"));
+  $("#seed-label").hidden = !client_seeds;
   const wanted = params.get("spec");
   if (wanted) specSelect.value = wanted;
   const showOptions = () => {
@@ -65,7 +73,26 @@ async function lobby() {
     const seatSelect = $("#my-seat");
     seatSelect.replaceChildren();
     for (let s = 0; s < players; s++) seatSelect.add(new Option(`seat ${s}`, String(s)));
+    showOthers();
   };
+  const showOthers = () => {
+    const mine = Number($("#my-seat").value);
+    const box = $("#others");
+    box.querySelectorAll("label").forEach((l) => l.remove());
+    for (const option of $("#my-seat").options) {
+      const s = Number(option.value);
+      if (s === mine) continue;
+      const label = document.createElement("label");
+      label.append(`seat ${s} `);
+      const select = document.createElement("select");
+      select.dataset.seat = String(s);
+      for (const bot of bots) select.add(new Option(`${bot} bot`, bot, bot === "heuristic", bot === "heuristic"));
+      select.add(new Option("a player (invitation)", INVITED));
+      label.append(select);
+      box.append(label);
+    }
+  };
+  $("#my-seat").addEventListener("change", showOthers);
   specSelect.addEventListener("change", showOptions);
   showOptions();
   $("#new-match").addEventListener("submit", async (event) => {
@@ -73,15 +100,19 @@ async function lobby() {
     const spec = specs.find((s) => s.name === specSelect.value);
     const options = chosenOptions(spec);
     const seat = Number($("#my-seat").value);
-    const players = options.players ?? 2;
     const bots = {};
-    for (let s = 0; s < players; s++) if (s !== seat) bots[s] = $("#bot").value;
+    document.querySelectorAll("#others [data-seat]").forEach((select) => {
+      if (select.value !== INVITED) bots[select.dataset.seat] = select.value;
+    });
     const body = { spec: spec.name, options, bots };
-    if ($("#seed").value !== "") body.seed = Number($("#seed").value);
+    if (client_seeds && $("#seed").value !== "") body.seed = Number($("#seed").value);
     try {
       const created = await api("matches", { method: "POST", body: JSON.stringify(body) });
-      saveSeat(created.match, seat, created.tokens[String(seat)]);
-      location.hash = `match=${created.match}`;
+      const invitations = { ...created.invitations };
+      const mine = invitations[String(seat)];
+      delete invitations[String(seat)];
+      localStorage.setItem(`invitations:${created.match}`, JSON.stringify(invitations));
+      await claim(created.match, mine.code);
     } catch (err) {
       $("#lobby-error").textContent = err.message;
     }
@@ -97,12 +128,49 @@ function chosenOptions(spec) {
   return out;
 }
 
+// An invitation's code becomes this browser's seat; the fragment is replaced so that the
+// address bar no longer holds a secret.
+async function claim(match, code) {
+  const mine = await api(`matches/${match}/claim`, { method: "POST", body: JSON.stringify({ code }) });
+  saveSeat(match, mine.seat, mine.token);
+  history.replaceState(null, "", `#match=${match}`);
+  route();
+}
+
+// A seat link from another device: ask the server which seat the token holds, then keep it.
+async function adopt(match, token) {
+  board.token = token;
+  const info = await api(`matches/${match}`);
+  saveSeat(match, info.seat, token);
+  history.replaceState(null, "", `#match=${match}`);
+  route();
+}
+
+function showInvitations(match) {
+  const invitations = JSON.parse(localStorage.getItem(`invitations:${match}`) || "{}");
+  const claimed = new Set(board.view.seats.filter((s) => s.claimed).map((s) => String(s.seat)));
+  const list = $("#invitations");
+  list.replaceChildren();
+  for (const [seat, invitation] of Object.entries(invitations)) {
+    if (claimed.has(seat)) continue;
+    const item = document.createElement("li");
+    const link = document.createElement("input");
+    link.readOnly = true;
+    link.value = invitation.link;
+    link.setAttribute("aria-label", `invitation for seat ${seat}`);
+    item.append(`Seat ${seat}: `, link);
+    list.append(item);
+  }
+  $("#invite-box").hidden = list.children.length === 0;
+  $("#seat-link").value = seatLink(match, board.token);
+}
+
 // -- the board ---------------------------------------------------------------------------
 
 async function openBoard(match) {
   const saved = loadSeat(match);
   if (!saved) {
-    $("#lobby-error").textContent = "This browser holds no seat of that match.";
+    $("#lobby-error").textContent = "This browser holds no seat of that match: open its invitation or seat link.";
     return;
   }
   Object.assign(board, { match, seat: saved.seat, token: saved.token });
@@ -120,7 +188,11 @@ function listen(since) {
   const socket = new WebSocket(`${scheme}://${location.host}/api/matches/${board.match}/events`);
   board.socket = socket;
   let seen = since;
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ token: board.token, since })));
+  let keepalive = null;
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ token: board.token, since }));
+    keepalive = setInterval(() => socket.send("{}"), KEEPALIVE_MS);
+  });
   socket.addEventListener("message", (message) => {
     const data = JSON.parse(message.data);
     if (data.error) {
@@ -132,6 +204,7 @@ function listen(since) {
     render(data.view);
   });
   socket.addEventListener("close", () => {
+    clearInterval(keepalive);
     if (!(board.view && board.view.observation.match_over)) setTimeout(() => listen(seen), 1000);
   });
 }
@@ -256,6 +329,7 @@ function render(view) {
   drawHand(obs);
   drawCalls(obs);
   drawStatus(obs);
+  showInvitations(board.match);
   if (obs.match_over) {
     $("#over").hidden = false;
     $("#over-text").textContent = obs.winner === obs.team ? "You win the match." : "They win the match.";
@@ -308,8 +382,9 @@ function drawSeats(obs) {
     if (obs.to_act === seat) el.classList.add("to-act");
     const name = document.createElement("div");
     name.className = "who";
-    const bot = botOf(seat);
-    name.textContent = `${who(seat)}${bot ? ` · ${bot}` : ""}${seat === obs.dealer ? " · deals" : ""}${seat === obs.mano ? " · leads" : ""}`;
+    const { bot, claimed } = seatOf(seat);
+    const kind = bot ? ` · ${bot}` : claimed ? "" : " · invited, not yet here";
+    name.textContent = `${who(seat)}${kind}${seat === obs.dealer ? " · deals" : ""}${seat === obs.mano ? " · leads" : ""}`;
     const cards = document.createElement("div");
     cards.className = "cards";
     for (let k = 0; k < obs.hand_sizes[seat]; k++) cards.append(cardBack());
@@ -318,9 +393,8 @@ function drawSeats(obs) {
   }
 }
 
-function botOf(seat) {
-  const s = board.view.seats.find((x) => x.seat === seat);
-  return s ? s.bot : null;
+function seatOf(seat) {
+  return board.view.seats.find((x) => x.seat === seat) || { bot: null, claimed: true };
 }
 
 // The trick being played; between tricks, the last one played, shown as done.
@@ -458,8 +532,13 @@ $("#replay").addEventListener("click", async () => {
 });
 
 function route() {
-  const match = new URLSearchParams(location.hash.slice(1)).get("match");
-  if (match) openBoard(match).catch((err) => { $("#lobby-error").textContent = err.message; });
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const match = fragment.get("match");
+  if (!match) return;
+  const failed = (err) => { $("#lobby-error").textContent = err.message; };
+  if (fragment.get("code")) claim(match, fragment.get("code")).catch(failed);
+  else if (fragment.get("token")) adopt(match, fragment.get("token")).catch(failed);
+  else openBoard(match).catch(failed);
 }
 
 window.addEventListener("hashchange", route);

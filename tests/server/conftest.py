@@ -1,4 +1,6 @@
-"""Fixtures: a fresh in-process server (its own in-memory store) per test."""
+"""Fixtures: a fresh in-process server (its own in-memory store) per test, which lets clients
+choose seeds (so matches are reproducible) and does not rate-limit ordinary requests (the
+tests send thousands); tests/server/test_limits.py checks the default limits."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -7,9 +9,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from interpreter.server.app import create_app
+from tests.server.helpers import TEST_SETTINGS
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(":memory:")) as c:
+    with TestClient(create_app(":memory:", settings=TEST_SETTINGS)) as c:
         yield c

@@ -3,22 +3,47 @@ from __future__ import annotations
 
 import random
 import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any, Iterator
+
+import httpx2
 
 from starlette.testclient import TestClient
 
 from interpreter import load_game
+from interpreter.server.settings import LOOPBACK_HOSTS, Limits, Settings
+
+# The test client's Host is `testserver`; tests choose seeds; thousands of requests a second.
+TEST_SETTINGS = Settings(hosts=LOOPBACK_HOSTS + ("testserver",), client_seeds=True,
+                         limits=Limits(requests_burst=1e9, creations_burst=1e9))
 
 
 def auth(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
 
+def claim_all(client: Any, made: dict[str, Any]) -> dict[str, Any]:
+    """Claim every invitation of a created match; its answer with `tokens` (seat → token) added."""
+    tokens = {}
+    for seat, invitation in made["invitations"].items():
+        r = client.post(f"/api/matches/{made['match']}/claim", json={"code": invitation["code"]})
+        assert r.status_code == 201, r.text
+        assert r.json()["seat"] == int(seat)
+        tokens[seat] = r.json()["token"]
+    return {**made, "tokens": tokens}
+
+
 def create(client: TestClient, spec: str = "teg", options: dict | None = None, seed: int = 7,
            bots: dict | None = None) -> dict[str, Any]:
+    """A match with a chosen seed, every human seat claimed."""
     r = client.post("/api/matches", json={"spec": spec, "options": options or {}, "seed": seed, "bots": bots or {}})
     assert r.status_code == 201, r.text
-    return r.json()
+    return claim_all(client, r.json())
 
 
 def strings(node: Any) -> Iterator[str]:
@@ -88,3 +113,45 @@ class Knowledge:
 def random_client_action(client: TestClient, match: str, token: str, rng: random.Random) -> str | None:
     legal = client.get(f"/api/matches/{match}/legal", headers=auth(token)).json()["legal"]
     return rng.choice(legal) if legal else None
+
+
+# A real server for playing tests: seeds chosen by the tests, no rate limit on requests.
+PLAYFUL = ("--client-seeds", "--limit", "requests_burst=1e9", "--limit", "creations_burst=1e9")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`truco serve` in a child process, on loopback, with these command-line flags."""
+
+    def __init__(self, db: Path, *flags: str) -> None:
+        self.db = db
+        self.flags = flags
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.log = ""                                   # what the last process wrote to stderr
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(self.db),
+                                      "--port", str(self.port), *self.flags],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx2.get(f"{self.url}/api/specs", timeout=1).status_code == 200:
+                    return
+            except httpx2.HTTPError:
+                time.sleep(0.05)
+        raise AssertionError(f"the server did not start: {self.proc.stderr.read() if self.proc.poll() else ''}")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.log = self.proc.stderr.read().decode("utf-8", "replace")
+        self.proc.stderr.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 
 from interpreter import load_game
 from interpreter.server.openapi import document
@@ -123,10 +123,13 @@ def test_the_event_stream_resumes_from_since(client) -> None:
 
 def test_the_openapi_document_describes_every_route(client) -> None:
     doc = client.get("/api/openapi.json").json()
-    assert doc == document() and doc["openapi"].startswith("3.")
-    routed = {r.path for r in client.app.routes if isinstance(r, Route)}
+    assert doc == document(sorted(bundled_names()), ["random", "heuristic"]) and doc["openapi"].startswith("3.")
+    assert doc["components"]["schemas"]["NewMatch"]["properties"]["spec"]["enum"] == sorted(bundled_names())
+    api = next(r for r in client.app.routes if isinstance(r, Mount) and r.path == "/api")
+    routed = {api.path + r.path for r in api.routes if isinstance(r, Route)}
     assert routed == set(doc["paths"])
-    sockets = [r.path for r in client.app.routes if isinstance(r, WebSocketRoute)]
+    sockets = [api.path + r.path for r in api.routes if isinstance(r, WebSocketRoute)]
+    assert sockets
     assert all(path in doc["info"]["description"] for path in sockets)
     for path, ops in doc["paths"].items():
         for method, op in ops.items():

@@ -9,7 +9,7 @@ import pytest
 
 from interpreter.server.app import create_app
 from interpreter.server.matches import MatchBook
-from tests.server.helpers import auth, create
+from tests.server.helpers import TEST_SETTINGS, auth, create
 
 
 def _snapshot(client, made) -> list[dict]:
@@ -31,7 +31,8 @@ def _snapshot(client, made) -> list[dict]:
 def test_malformed_action_bodies_are_refused_and_change_nothing(client, body, code) -> None:
     made = create(client)
     before = _snapshot(client, made)
-    r = client.post(f"/api/matches/{made['match']}/actions", headers=auth(made["tokens"]["0"]), content=body)
+    r = client.post(f"/api/matches/{made['match']}/actions", content=body,
+                    headers={**auth(made["tokens"]["0"]), "content-type": "application/json"})
     assert r.status_code == 400
     error = r.json()["error"]
     assert error["code"] == code and error["message"] and error["status"] == 400
@@ -124,10 +125,13 @@ def test_two_clients_acting_at_once_are_served_one_after_the_other() -> None:
     """Both seats fire many actions concurrently, each naming the version it saw: exactly one
     action is applied per version, the others are refused, and the match stays consistent."""
     async def scenario() -> None:
-        app = create_app(":memory:")
+        app = create_app(":memory:", settings=TEST_SETTINGS)
         transport = httpx2.ASGITransport(app=app)
-        async with httpx2.AsyncClient(transport=transport, base_url="http://test") as http:
+        async with httpx2.AsyncClient(transport=transport, base_url="http://localhost") as http:
             made = (await http.post("/api/matches", json={"spec": "teg", "seed": 8})).json()
+            for seat, invitation in made["invitations"].items():
+                r = await http.post(f"/api/matches/{made['match']}/claim", json={"code": invitation["code"]})
+                made.setdefault("tokens", {})[seat] = r.json()["token"]
             match = made["match"]
             tokens = made["tokens"]
             for _ in range(6):
@@ -145,9 +149,9 @@ def test_two_clients_acting_at_once_are_served_one_after_the_other() -> None:
                 assert all(r.status_code == 409 for r in results if r.status_code != 200)
                 assert ok[0].json()["version"] == version + 1
             book = app.state.book
-            live = book.get(match)
+            live = await book.get(match)
             assert len(book.store.actions(match)) == live.version >= 6
-            replayed = MatchBook(book.store, book.catalog).get(match)     # rebuilt from the store alone
+            replayed = await MatchBook(book.store, book.catalog).get(match)     # rebuilt from the store alone
             assert replayed.state == live.state
 
     asyncio.run(scenario())

@@ -3,14 +3,10 @@ the same file resumes every match exactly where it was (replayed from seed and l
 server killed at any moment loses no action it had answered."""
 from __future__ import annotations
 
+import json
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -19,7 +15,7 @@ from starlette.testclient import TestClient
 
 from interpreter import load_game
 from interpreter.server.app import create_app
-from tests.server.helpers import auth
+from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Server, auth, claim_all
 
 MATCHES = [("teg", {"players": 2, "target": 15}, {}), ("paulista", {}, {"1": "heuristic", "3": "random"}),
            ("board", {"players": 4, "target": 15}, {"2": "heuristic"}), ("uruguayo", {"target": 20}, {})]
@@ -29,10 +25,11 @@ def test_a_new_app_on_the_same_file_resumes_every_match(tmp_path) -> None:
     db = str(tmp_path / "m.sqlite3")
     views: dict[tuple[str, str], Any] = {}
     made_all = []
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db, settings=TEST_SETTINGS)) as client:
         rng = random.Random(2)
         for spec, options, bots in MATCHES:
-            made = client.post("/api/matches", json={"spec": spec, "options": options, "bots": bots}).json()
+            made = claim_all(client, client.post("/api/matches", json={"spec": spec, "options": options,
+                                                                        "bots": bots}).json())
             made_all.append(made)
             for _ in range(15):
                 seat, token = rng.choice(list(made["tokens"].items()))
@@ -42,7 +39,7 @@ def test_a_new_app_on_the_same_file_resumes_every_match(tmp_path) -> None:
                                 json={"action": rng.choice(legal)})
             for seat, token in made["tokens"].items():
                 views[made["match"], seat] = client.get(f"/api/matches/{made['match']}/view", headers=auth(token)).json()
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db, settings=TEST_SETTINGS)) as client:
         for made in made_all:
             for seat, token in made["tokens"].items():
                 assert client.get(f"/api/matches/{made['match']}/view", headers=auth(token)).json() == \
@@ -51,43 +48,9 @@ def test_a_new_app_on_the_same_file_resumes_every_match(tmp_path) -> None:
 
 # -- a real server process, killed ---------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`truco serve` in a child process, on loopback."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(self.db),
-                                      "--port", str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx2.get(f"{self.url}/api/specs", timeout=1).status_code == 200:
-                    return
-            except httpx2.HTTPError:
-                time.sleep(0.05)
-        raise AssertionError(f"the server did not start: {self.proc.stderr.read() if self.proc.poll() else ''}")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.proc.stderr.close()
-
-
 @pytest.fixture
 def server(tmp_path):
-    srv = Server(tmp_path / "matches.sqlite3")
+    srv = Server(tmp_path / "matches.sqlite3", *PLAYFUL)
     srv.start()
     yield srv
     if srv.proc and srv.proc.poll() is None:
@@ -95,7 +58,7 @@ def server(tmp_path):
 
 
 def _create(http: httpx2.Client) -> list[dict]:
-    return [http.post("/api/matches", json={"spec": s, "options": o, "bots": b, "seed": k}).json()
+    return [claim_all(http, http.post("/api/matches", json={"spec": s, "options": o, "bots": b, "seed": k}).json())
             for k, (s, o, b) in enumerate(MATCHES)]
 
 
@@ -175,3 +138,34 @@ def test_a_killed_server_resumes_every_match_and_loses_no_answered_action(server
                     st.next_hand()
                 st.apply(step["action"], step["seat"])
             assert st.match_over and st.events == log["events"]
+
+
+def test_a_database_written_before_invitations_still_serves_its_matches(tmp_path) -> None:
+    """A file with the earlier schema (no salt, no invitations; tokens given at creation)
+    gains the new column and table; its matches replay and its tokens still act."""
+    import sqlite3
+
+    from interpreter.server.security import commitment, token_hash
+    db = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(db)
+    old.executescript("""
+        CREATE TABLE matches (id TEXT PRIMARY KEY, spec TEXT NOT NULL, options TEXT NOT NULL, seed INTEGER NOT NULL,
+                              seats TEXT NOT NULL, created REAL NOT NULL);
+        CREATE TABLE tokens (token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL REFERENCES matches(id),
+                             seat INTEGER NOT NULL);
+        CREATE TABLE actions (match_id TEXT NOT NULL REFERENCES matches(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
+                              action TEXT NOT NULL, PRIMARY KEY (match_id, n));
+    """)
+    options = dict(load_game("teg").options)
+    old.execute("INSERT INTO matches VALUES ('m', 'teg', ?, 3, '[null, null]', 0)", (json.dumps(options),))
+    old.executemany("INSERT INTO tokens VALUES (?, 'm', ?)", [(token_hash("t0"), 0), (token_hash("t1"), 1)])
+    first = load_game("teg").new_match(seed=3).legal_actions(0)[0]
+    old.execute("INSERT INTO actions VALUES ('m', 0, 0, ?)", (first,))
+    old.commit()
+    old.close()
+    with TestClient(create_app(str(db), settings=TEST_SETTINGS)) as client:
+        info = client.get("/api/matches/m", headers=auth("t1")).json()
+        assert info["version"] == 1 and [s["claimed"] for s in info["seats"]] == [True, True]
+        assert info["commitment"] == commitment(3, "")
+        legal = client.get("/api/matches/m/legal", headers=auth("t1")).json()["legal"]
+        assert client.post("/api/matches/m/actions", headers=auth("t1"), json={"action": legal[0]}).status_code == 200

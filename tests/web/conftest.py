@@ -38,10 +38,12 @@ class LiveServer:
         import uvicorn
 
         from interpreter.server.app import create_app
+        from interpreter.server.settings import Limits, Settings
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        self.app = create_app(":memory:")
+        # Tests choose seeds, and one browser creates every match of the session.
+        self.app = create_app(":memory:", settings=Settings(client_seeds=True, limits=Limits(creations_burst=1e9)))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
                                                     log_level="warning", access_log=False))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -68,14 +70,28 @@ def live_server() -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def playwright() -> Iterator[object]:
     _need_browser()
     sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-        context = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS, headless=True,
-                                                       viewport={"width": 1000, "height": 940})
+    with sync_api.sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright) -> Iterator[object]:
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS,
+                                                                headless=True, viewport={"width": 1000, "height": 940})
         yield context
         context.close()
+
+
+@pytest.fixture
+def devices(playwright) -> Iterator[object]:
+    """Opens fresh browser contexts that share no storage: as many devices as a test needs."""
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    yield lambda: chromium.new_context().new_page()
+    chromium.close()
 
 
 @pytest.fixture

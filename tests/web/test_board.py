@@ -159,7 +159,7 @@ def test_a_forged_illegal_request_from_the_page_is_refused_with_the_reason(page,
     before = match.version
     answer = page.evaluate("""async () => {
         const match = new URLSearchParams(location.hash.slice(1)).get('match');
-        const seat = JSON.parse(sessionStorage.getItem(`seat:${match}`));
+        const seat = JSON.parse(localStorage.getItem(`seat:${match}`));
         const r = await fetch(`/api/matches/${match}/actions`, {method: 'POST',
             headers: {'content-type': 'application/json', authorization: `Bearer ${seat.token}`},
             body: JSON.stringify({action: 'accept'})});
@@ -214,3 +214,34 @@ def test_a_whole_match_ends_with_its_replay_log(page, live_server, shots) -> Non
     log = json.loads(page.locator("#replay-log").inner_text())
     assert log["seed"] == 4 and len(log["actions"]) == match.version
     page.screenshot(path=str(shots / "match-over.png"))
+
+
+def test_an_invitation_link_seats_a_player_in_another_browser_once(page, live_server, devices) -> None:
+    """The creator leaves seat 1 open; its invitation, opened on another device (a browser
+    sharing no storage), claims seat 1 there; opened again elsewhere, it is refused; the
+    player's seat link then opens seat 1 on a third device."""
+    page.goto(f"{live_server.url}/?fast=1&spec=teg")
+    page.wait_for_selector('#others [data-seat="1"]', state="attached")
+    page.select_option('#others [data-seat="1"]', value="")
+    page.click("#deal")
+    page.wait_for_selector("#invite-box:not([hidden])")
+    link = page.locator("#invitations input").input_value()
+    match_id = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('match')")
+    assert link.startswith(live_server.url) and match_id in link
+    match = live_server.app.state.book.matches[match_id]
+    assert match.claimed == {0}
+
+    guest = devices()
+    guest.goto(link)
+    guest.wait_for_selector("#board[data-version]")
+    assert "code=" not in guest.url
+    assert guest.title().endswith("seat 1") and match.claimed == {0, 1}
+    page.wait_for_selector("#invite-box", state="hidden")
+    seat_link = guest.locator("#seat-link").input_value()
+
+    third = devices()
+    third.goto(link)
+    third.wait_for_selector("#lobby-error:has-text('claimed already')")
+    third.goto(seat_link)
+    third.wait_for_selector("#board[data-version]")
+    assert third.title().endswith("seat 1")
