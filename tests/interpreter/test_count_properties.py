@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from interpreter.game import Deal, Game, load_game
+from interpreter.randomplay import check_observations
 from interpreter.records import CLOSED
 from interpreter.state import State
 from interpreter.transcript import describe
@@ -279,10 +280,27 @@ def test_every_flor_at_the_table_is_paid_once(case: tuple[str, dict[str, object]
     The first trick is played with random flor calls, answers, counts and cards (any partner of the
     asked team may answer), the hand is then played out; the flor points of the hand must be what
     the flors at the table pay, scored once."""
+    check_flor_payoffs(case, seed, dealer, data)
+
+
+@PROPS
+@given(case=st.sampled_from([c for c in FLOR_CASES if c[1].get("contraflor_6")]), seed=st.integers(0, 2**32 - 1),
+       dealer=st.integers(0, 5), data=st.data())
+def test_contraflor_6_pays_6_per_flor(case: tuple[str, dict[str, object]], seed: int, dealer: int,
+                                      data: st.DataObject) -> None:
+    """seed 000: 'Contraflor à 6 points — au lieu de 3 par flor.' (read as 6 per flor at the table):
+    the same property, at the tables that play it."""
+    check_flor_payoffs(case, seed, dealer, data)
+
+
+def check_flor_payoffs(case: tuple[str, dict[str, object]], seed: int, dealer: int, data: st.DataObject) -> None:
+    """Deal flors to random seats, play the first trick with random flor calls, answers, counts and
+    cards, then the rest of the hand; compare the hand's flor points with what the flors pay."""
     name, options = case
     game = load_game(name, options)
     n = game.num_players
     holders = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1), label="holders"))
+    eager = data.draw(st.booleans(), label="eager")
     rng = random.Random(seed)
     state = game.new_match(seed=seed, dealer=dealer % n, deals=[flor_deal(rng, game.cards.ids, n, holders)])
     hands, mano = hands_of(state), state.mano
@@ -303,6 +321,9 @@ def test_every_flor_at_the_table_is_paid_once(case: tuple[str, dict[str, object]
                 seats += [s for s in range(n) if s != seat and game.team_of[s] == p.answer_team]
             options_now = [(s, a) for s in seats for a in state.legal_actions(s)
                            if a in FLOR_PHASE or a.startswith("play ")]
+            calls = [(s, a) for s, a in options_now if not a.startswith("play ")]
+            if eager and calls:                       # sing and answer before playing a card
+                options_now = calls
         else:
             options_now = [(seat, a) for a in state.legal_actions(seat) if a.startswith("play ")]
         assert options_now, f"no way on: {state.legal_actions()} after {log}"
@@ -315,6 +336,7 @@ def test_every_flor_at_the_table_is_paid_once(case: tuple[str, dict[str, object]
                 assert expected is None
                 points = _flor_accept_pays(game, p.call, len(compared), max(state.score))
                 expected = {-1: points}                   # to the team of the best flor, once counted
+                event(f"{name} {p.call} accepted, {len(compared)} flors compared of {len(holders)}")
             else:
                 caller_team = game.team_of[p.caller]
                 sung = sum(1 for s in declared if game.team_of[s] == caller_team)
@@ -463,6 +485,7 @@ def test_first_trick_blind(tmp_path: Path) -> None:
             cards = [a for a in state.legal_actions() if a.startswith("play ")]
             assert cards and all(a.startswith("play @") for a in cards), cards
             assert all(state.observation(s)["hand"] is None for s in range(n))
+            check_observations(state)                 # no seat sees its own unplayed cards
             pos = rng.randrange(len(cards))
             action = cards[pos]
             state.apply(action)
