@@ -152,14 +152,16 @@ class Contests:
         self._legal = None
 
     def count_would_win(self, seat: int) -> bool:
-        """Whether `seat`'s true value would take the count for its team now."""
+        """Whether `seat`'s true value would turn the count its team's way now: take it, or tie
+        it where a tie goes to nobody."""
         c = self.count
         assert c is not None
         cont = self.game.contests[c.contest]
         leader, _ = self._leader(cont, [*c.announced, (seat, self._value(cont, seat))])
         team_of = self.game.team_of
-        return leader is not None and team_of[leader] == team_of[seat] and \
-            (c.best_seat is None or team_of[c.best_seat] != team_of[seat])
+        before = None if c.best_seat is None else team_of[c.best_seat]
+        after = None if leader is None else team_of[leader]
+        return after != before and after in (team_of[seat], None)
 
     def _announce(self, seat: int) -> None:
         c = self.count

@@ -85,7 +85,8 @@ NAMES: dict[str, NameType] = {
     "played": NameType(C, TRICK, "this seat has played a card this hand"),
     "played_this_trick": NameType(C, TRICK, "this seat has played a card in this trick"),
     "my_turn": NameType(C, TRICK, "this seat is to play a card"),
-    "answering": NameType(C, TRICK, "this seat's team must answer a call"),
+    "answering": NameType(C, TRICK, "this seat may answer the waiting call"),
+    "counting": NameType(C, TRICK, "a count of announced values is under way"),
     "pending_step": NameType(N, TRICK, "the step of the waiting stake call, 0 if none"),
     "stake_level": NameType(N, TRICK, "accepted stake steps"),
     "stake_calls": NameType(N, TRICK, "stake calls made this hand"),
@@ -100,14 +101,14 @@ NAMES: dict[str, NameType] = {
     "total_but_last": NameType(N, CONTEST, "the sum of the worths but the last call's"),
     "calls": NameType(N, CONTEST, "how many calls the chain holds"),
     "last": NameType(N, CONTEST, "the last call's worth"),
-    "declared": NameType(N, CONTEST, "declarations made"),
-    "declared_by_winner": NameType(N, CONTEST, "declarations made by the winning team"),
-    "declared_by_caller": NameType(N, CONTEST, "declarations made by the calling team"),
+    "declared": NameType(N, CONTEST, "the declared values that took part (every holder's, once accepted)"),
+    "declared_by_winner": NameType(N, CONTEST, "those of the winning team"),
+    "declared_by_caller": NameType(N, CONTEST, "those of the calling team"),
     "winner_score": NameType(N, PAYOFF, "the score of the team receiving a contest's points"),
     "loser_score": NameType(N, PAYOFF, "the best score of the other teams"),
     # a contest's count (announcing the values)
     "opponent_announced": NameType(C, COUNT, "someone has announced a value in this count"),
-    "can_beat": NameType(C, COUNT, "this seat's value would take the lead"),
+    "can_beat": NameType(C, COUNT, "this seat's value would win the count for its team"),
 }
 
 FUNCTIONS: dict[str, FunctionType] = {
@@ -173,6 +174,7 @@ SITES: dict[str, Site] = {
     "annul.*.holds": Site(C, "cards"),
     "special_hands.*.if": Site(C, "hand"),
     "special_hands.*.base": Site(N, "hand"),
+    "special_hands.*.blind": Site(C, "trick"),
     "stakes.base": Site(N, "hand"),
     "stakes.declined": Site(N, "trick"),
     "stakes.when": Site(C, "trick"),

@@ -3,9 +3,12 @@ origin, a variant's note over the base's is shown as such, and base entries left
 variant's rewritten outcome patterns or ladder are named with the `!replace` fix."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+from rulespec.load import open_spec
 
 from interpreter.check import diagnose
 from interpreter.cli import main
@@ -25,10 +28,19 @@ def test_resolved_prints_every_node_with_its_origin(tmp_path: Path, capsys: pyte
     assert main(["check", "--resolved", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert f"  count: 5  # {path}:3" in out
-    assert "  after_tie: \"same_leader\"  # truco_specs/teg.yaml:57" in out
+    teg = open_spec("teg").path
+    where = os.path.relpath(teg)            # the base as the command names it: relative to here
+    lines = teg.read_text(encoding="utf-8").splitlines()
+
+    def line_of(text: str) -> int:
+        return next(n for n, line in enumerate(lines, start=1) if line.strip().startswith(text))
+
+    assert f"  after_tie: \"same_leader\"  # {where}:{line_of('after_tie:')}" in out
     note = next(line for line in out if line.startswith("  note: \"Best of five.\""))
-    assert note.endswith(f"# {path}:4 (replaces the base's note at truco_specs/teg.yaml:59)")
-    assert "    \"A A\": \"A\"  # truco_specs/teg.yaml:64" in out
+    tricks_note = next(n for n, line in enumerate(lines, start=1) if n > line_of("tricks:") and line.startswith("  note:"))
+    assert note.endswith(f"# {path}:4 (replaces the base's note at {where}:{tricks_note})")
+    pattern = line_of('"A A":')
+    assert f"    \"A A\": \"A\"  # {where}:{pattern}" in out
 
 
 def test_base_patterns_left_in_a_five_trick_variant_are_named(tmp_path: Path) -> None:

@@ -148,9 +148,6 @@ def test_accepted_envido_goes_to_the_best_value(case: tuple[str, dict[str, objec
     check_envido_count(case, seed, dealer, data)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine: with count.tie: nobody and good: 'not can_beat', a seat whose value only ties the best "
-    "announced may say good (it cannot 'beat'), which hands the tied envido to the other team"))
 @PROPS
 @given(case=st.sampled_from([c for c in ENVIDO_CASES if c[0] == TIE_SPECS["nobody"]]),
        seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 5), data=st.data())
@@ -395,11 +392,6 @@ TIE_DEALS = {
 }
 
 
-NOBODY_CONCEDES = pytest.mark.xfail(strict=True, reason=(
-    "engine: under tie: nobody, the tied seat may say good ('not can_beat' is true of a tie), "
-    "which gives the tied envido to the other team"))
-
-
 def _tied_count(game: Game, players: int, choices: int) -> list[dict[str, Any]]:
     """Envido called by the mano and accepted on the tie deal; the count's k-th speaker says good
     (where legal) when bit k of `choices` is set."""
@@ -444,7 +436,7 @@ def test_tied_envido_follows_the_tie_rule(tmp_path: Path, players: int, tie: str
 
 
 @pytest.mark.parametrize("players", [2, 4])
-@pytest.mark.parametrize("tie, winner", [pytest.param(*TIE_RULES[0], marks=NOBODY_CONCEDES), *TIE_RULES[1:]])
+@pytest.mark.parametrize("tie, winner", TIE_RULES)
 def test_tied_envido_whatever_is_conceded(tmp_path: Path, players: int, tie: str, winner: str | None) -> None:
     """seed 000: 'Celui qui ne peut pas battre ce qui a déjà été annoncé dit « son buenas »': saying
     good is for a seat that cannot change the result, so every choice of announce or good leaves the
