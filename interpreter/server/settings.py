@@ -34,6 +34,8 @@ class Limits:
     streams_per_seat: int = 4
     streams_total: int = 1_000
     stream_idle_seconds: float = 300      # a stream with no message either way this long is closed
+    stream_messages_burst: float = 12     # messages a client sends on a stream after its hello
+    stream_messages_per_second: float = 1
     hello_seconds: float = 10.0           # a stream's first message must come this soon
     ws_max_message: int = 64 * 1024       # bytes of one WebSocket message
 
