@@ -22,7 +22,7 @@ class Limits:
     requests_burst: float = 600           # any HTTP request, per client address
     requests_per_second: float = 200
     creations_burst: float = 16           # POST /api/matches, per client address
-    creations_per_second: float = 0.2
+    creations_per_second: float = 1.0
     claims_burst: float = 32              # seat claims, per client address
     claims_per_second: float = 1
     signals_burst: float = 5              # free signals, per seat
