@@ -8,6 +8,7 @@ site that resolves its own name to this machine still names its own host. A WebS
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 from urllib.parse import urlsplit
 
@@ -60,8 +61,20 @@ def origin_allowed(scope: Scope, settings: Settings) -> bool:
 
 
 def client_of(scope: Scope) -> str:
+    """The address rates are counted by: an IPv4 address, or an IPv6 /64 (one subscriber's
+    whole network, whose addresses cost nothing to change)."""
     client = scope.get("client")
-    return client[0] if client else "unknown"
+    if not client:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(client[0])
+    except ValueError:
+        return str(client[0])
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class Gate:

@@ -22,7 +22,7 @@ class Limits:
     requests_burst: float = 600           # any HTTP request, per client address
     requests_per_second: float = 200
     creations_burst: float = 16           # POST /api/matches, per client address
-    creations_per_second: float = 0.2
+    creations_per_second: float = 1.0
     claims_burst: float = 32              # seat claims, per client address
     claims_per_second: float = 1
     signals_burst: float = 5              # free signals, per seat
@@ -34,6 +34,8 @@ class Limits:
     streams_per_seat: int = 4
     streams_total: int = 1_000
     stream_idle_seconds: float = 300      # a stream with no message either way this long is closed
+    stream_messages_burst: float = 12     # messages a client sends on a stream after its hello
+    stream_messages_per_second: float = 1
     hello_seconds: float = 10.0           # a stream's first message must come this soon
     ws_max_message: int = 64 * 1024       # bytes of one WebSocket message
 

@@ -6,7 +6,8 @@ error, then closes with 4000 + its HTTP status and the error's code as the reaso
 a bad hello or a binary frame, 4403 for a foreign Origin, 4429 past the stream caps, 4408
 when idle). A seat has at most `streams_per_seat` streams and the server `streams_total`; a
 stream on which nothing was sent either way for `stream_idle_seconds` is closed. Clients may
-send any text to keep a stream alive; it is otherwise ignored.
+send any text to keep a stream alive (at most `stream_messages_burst` at once and
+`stream_messages_per_second` after, or the stream closes with 4429); it is otherwise ignored.
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from interpreter.server.bodies import parse_json
 from interpreter.server.errors import ApiError
 from interpreter.server.gate import origin_allowed
 from interpreter.server.matches import Match, MatchBook
-from interpreter.server.settings import Settings
+from interpreter.server.ratelimit import RateLimit
+from interpreter.server.settings import Limits, Settings
 
 
 async def event_stream(ws: WebSocket) -> None:
@@ -43,7 +45,7 @@ async def event_stream(ws: WebSocket) -> None:
             raise ApiError(429, "too_many_streams", f"a seat may have at most {limits.streams_per_seat} streams open")
         match.streams[seat] += 1
         seated = match
-        await _serve(ws, match, seat, cursor, limits.stream_idle_seconds)
+        await _serve(ws, match, seat, cursor, limits)
     except ApiError as err:
         await _refuse(ws, err)
     except WebSocketDisconnect:
@@ -86,7 +88,9 @@ async def _hello(ws: WebSocket, book: MatchBook, settings: Settings) -> tuple[Ma
     return match, seat, since
 
 
-async def _serve(ws: WebSocket, match: Match, seat: int, cursor: int, idle: float) -> None:
+async def _serve(ws: WebSocket, match: Match, seat: int, cursor: int, limits: Limits) -> None:
+    idle = limits.stream_idle_seconds
+    chatter = RateLimit("messages on this stream", limits.stream_messages_burst, limits.stream_messages_per_second, 1)
     listener = asyncio.Event()
     listener.set()
     match.listeners.add(listener)
@@ -107,6 +111,7 @@ async def _serve(ws: WebSocket, match: Match, seat: int, cursor: int, idle: floa
                 waiter.cancel()
                 if receiver.result()["type"] == "websocket.disconnect":
                     return
+                chatter.take(None)                          # past the rate: ApiError, the stream closes
                 quiet_since = time.monotonic()
                 receiver = asyncio.ensure_future(ws.receive())
                 continue

@@ -396,6 +396,29 @@ def test_an_idle_stream_is_closed_and_one_kept_alive_is_not() -> None:
         assert error["code"] == "idle" and closed.value.code == 4408
 
 
+def test_a_stream_flooded_with_messages_is_closed(client) -> None:
+    made = made_match(client)
+    with client.websocket_connect(f"{WS}/api/matches/{made['match']}/events") as ws:
+        ws.send_json({"token": made["tokens"]["0"]})
+        ws.receive_json()
+        for _ in range(int(Limits().stream_messages_burst) + 1):
+            ws.send_text("{}")
+        error = ws.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert (error["code"], closed.value.code) == ("rate_limited", 4429)
+    assert client.app.state.book.streams == 0
+
+
+@pytest.mark.parametrize("address,client", [
+    ("203.0.113.7", "203.0.113.7"), ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2:bbbb::9", "2001:db8:1:2::/64"), ("::ffff:203.0.113.7", "203.0.113.7"), ("testclient", "testclient"),
+])
+def test_clients_are_counted_by_address_and_ipv6_by_network(address, client) -> None:
+    from interpreter.server.gate import client_of
+    assert client_of({"client": (address, 1234)}) == client
+
+
 def test_a_stream_must_say_hello_in_time() -> None:
     with default_client(hello_seconds=0.2) as c:
         made = made_match(c)
