@@ -241,7 +241,7 @@ def test_the_creator_gets_invitations_and_each_is_claimed_once(client) -> None:
     token = first.json()["token"]
     view = client.get(f"/api/matches/{made['match']}/view", headers=auth(token)).json()
     assert view["seat"] == 2 and [s["claimed"] for s in view["seats"]] == [False, False, True, True]
-    r = client.post(f"/api/matches/{made['match']}/actions", headers=auth(token), json={"action": "fold"})
+    r = client.post(f"/api/matches/{made['match']}/actions", headers=auth(token), json={"action": "truco"})
     assert r.status_code == 409 and "seat 0's turn" in r.json()["error"]["reason"]     # it acts as seat 2 only
 
 
