@@ -10,8 +10,8 @@ import random
 from bisect import bisect_left
 from typing import Any, Callable, Iterator, Mapping, Protocol
 
-from interpreter.game import Game
-from interpreter.state import State
+from interpreter.engine.game import Game
+from interpreter.engine.state import State, turns
 
 
 class Bot(Protocol):
@@ -218,20 +218,6 @@ class HeuristicBot:
 BotFactory = Callable[[int | None], Bot]
 
 BOTS: Mapping[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def turns(state: State, max_hands: int | None = None) -> Iterator[int]:
-    """The seat to decide, turn after turn, dealing each next hand, until the match ends
-    (or `max_hands` hands are over): the loop every driver of a match shares."""
-    while not state.match_over:
-        if state.hand_over:
-            if max_hands is not None and state.hand_number >= max_hands:
-                return
-            state.next_hand()
-            continue
-        seat = state.current_player()
-        assert seat is not None
-        yield seat
 
 
 def play_out(state: State, bots: list[Bot], max_actions: int = 100_000) -> int:

@@ -12,35 +12,27 @@ from rich.markup import escape
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 
+from interpreter.engine.game import parse_options
+
 
 # Modules that add their own subcommands: each has `add_parser(subparsers)` which registers
 # a parser whose `run(args, console) -> int` default does the work.
 EXTENSIONS: tuple[str, ...] = (
     "interpreter.server.command",
-    "interpreter.bench",
-    "interpreter.simulate",
-    "interpreter.analyze",
-    "interpreter.rulebook",
-    "interpreter.diff",
+    "interpreter.measure.bench",
+    "interpreter.measure.simulate",
+    "interpreter.measure.analyze",
+    "interpreter.designer.rulebook",
+    "interpreter.designer.diff",
 )
-
-
-def _options(pairs: Sequence[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise OptionError(f"an option is NAME=VALUE, not {pair!r}")
-        out[key] = value
-    return out
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from interpreter.bots import BOTS
-    from interpreter.game import load_game
-    from interpreter.transcript import play_match
-    from interpreter.tui import TerminalBoard
-    options = _options(args.option)
+    from interpreter.engine.game import load_game
+    from interpreter.terminal.transcript import play_match
+    from interpreter.terminal.tui import TerminalBoard
+    options = parse_options(args.option)
     if args.players is not None:
         options["players"] = str(args.players)
     game = load_game(args.spec, options)
@@ -58,7 +50,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
-    from interpreter.replay import replay
+    from interpreter.designer.replay import replay
     report = replay(args.paths)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
@@ -78,11 +70,11 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_check(args: argparse.Namespace, console: Console) -> int:
-    from interpreter.check import check_specs, print_resolved
+    from interpreter.designer.check import check_specs, print_resolved
     if args.resolved:
         return print_resolved(args.specs)
     return check_specs(args.specs, console, as_json=args.json, report=args.report, cases=args.cases,
-                       exhaustive=not args.no_explore, fixed=_options(args.option))
+                       exhaustive=not args.no_explore, fixed=parse_options(args.option))
 
 
 def cmd_specs(args: argparse.Namespace, console: Console) -> int:

@@ -1,7 +1,7 @@
 """The names and functions formulas may use, with their types and scopes, and where each
 formula of a spec sits: the one table the type checker reads and the reference documents.
 
-A new name is one line in NAMES (and its getter in interpreter/context.py); a new formula
+A new name is one line in NAMES (and its getter in interpreter/engine/context.py); a new formula
 key of the spec language is one line in SITES. `scope` says where a name has a meaning: a
 name that only exists while a contest is paid (``total``) is refused in a stake's worth, a
 per-trick name (``trick``) in a condition decided once per hand.

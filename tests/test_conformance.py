@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.replay import CaseResult, InvalidCase, run_file
+from interpreter.designer.replay import CaseResult, InvalidCase, run_file
 from rulespec.yamlload import load_yaml_file
 
 ROOT = Path(__file__).parent / "conformance"
@@ -38,7 +38,7 @@ def test_case_file(path: Path) -> None:
 # -- refusals with reasons -------------------------------------------------------------------
 
 # The engine's wording when a seat is refused only because another seat is to act or to answer
-# (interpreter/explain.py): these say nothing about the rule a case names.
+# (interpreter/engine/explain.py): these say nothing about the rule a case names.
 TURN_ORDER = re.compile(r"it is seat \d+'s turn|is waiting for seat \d+'s answer; seat \d+ cannot act now")
 # A case is about turn order when its name says so: whose turn, the order of play or of the
 # count, who answers a call, who leads.

@@ -1,4 +1,4 @@
-"""The terminal board (`truco play SPEC --human SEAT`, interpreter/tui.py), driven by input
+"""The terminal board (`truco play SPEC --human SEAT`, interpreter/terminal/tui.py), driven by input
 fed programmatically: own hand, numbered legal calls, tricks, score, the count dialogue, and
 nothing of the other seats' hands."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rich.console import Console
 from interpreter import Deal, load_game
 from interpreter.bots import HeuristicBot
 from interpreter.cli import main
-from interpreter.tui import TerminalBoard
+from interpreter.terminal.tui import TerminalBoard
 
 
 def _board(spec: str = "teg", human: int = 0, answers=None, deals=None, seed: int = 3, **options):

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from interpreter.bots import tables
-from interpreter.game import Game
-from interpreter.state import State
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
 
 
 class Encoder:

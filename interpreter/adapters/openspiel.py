@@ -27,8 +27,8 @@ import numpy as np
 import pyspiel
 
 from interpreter.adapters.encoding import Encoder
-from interpreter.game import Deal, Game, load_game
-from interpreter.state import State
+from interpreter.engine.game import Deal, Game, load_game
+from interpreter.engine.state import State
 
 MAX_GAME_LENGTH = 100_000
 

@@ -22,8 +22,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
 from interpreter.adapters.encoding import Encoder
-from interpreter.game import load_game
-from interpreter.state import State
+from interpreter.engine.game import load_game
+from interpreter.engine.state import State
 
 
 class SpecEnv(AECEnv):

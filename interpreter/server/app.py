@@ -162,7 +162,7 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 
 def create_app(db: str = ":memory:", specs: Sequence[str] = (), settings: Settings = Settings()) -> Starlette:
     """The server's ASGI app: matches kept in the SQLite file `db`, specs bundled plus `specs`."""
-    web = StaticFiles(directory=str(resources.files("interpreter") / "web"), html=True)
+    web = StaticFiles(directory=str(resources.files("interpreter.server") / "web"), html=True)
     store = Store(db)
     limits = settings.limits
 

@@ -17,7 +17,7 @@ from rulespec.errors import OptionError, SpecError, SpecNotFound
 from rulespec.ir import COMMON_VERBS
 from rulespec.load import bundled_names, open_spec
 
-from interpreter.game import Game
+from interpreter.engine.game import Game
 from interpreter.server.errors import ApiError
 
 

@@ -28,15 +28,15 @@ from typing import Any, Callable, Mapping
 from rulespec.errors import IllegalAction
 
 from interpreter.bots import BOTS
-from interpreter.game import Game
+from interpreter.engine.game import Game
 from interpreter.server.catalog import Catalog, game_info
 from interpreter.server.errors import ApiError
 from interpreter.server.ratelimit import RateLimit
 from interpreter.server.security import commitment, new_code, new_match_id, new_salt, new_token, token_hash
 from interpreter.server.settings import Limits
 from interpreter.server.store import MatchRecord, Store
-from interpreter.state import State
-from interpreter.views import visible_events
+from interpreter.engine.state import State
+from interpreter.engine.views import visible_events
 
 MAX_BOT_ACTIONS = 100_000      # one request never plays more than this many bot actions
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from interpreter.check import Report, combinations, diagnose, each_value, pairwise
+from interpreter.designer.check import Report, combinations, diagnose, each_value, pairwise
 from interpreter.cli import main
 from rulespec.load import bundled_names, open_spec
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.check import diagnose
+from interpreter.designer.check import diagnose
 from interpreter.cli import main
 from rulespec.errors import SpecError
 from rulespec.load import open_spec

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.diff import compare
+from interpreter.designer.diff import compare
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "casa.yaml"
 

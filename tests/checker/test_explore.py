@@ -1,4 +1,4 @@
-"""The exhaustive pass (interpreter/explore.py): its copies and merged states are faithful,
+"""The exhaustive pass (interpreter/designer/explore.py): its copies and merged states are faithful,
 it covers the hand, and what it finds replays as a conformance case."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.check import diagnose, write_cases
-from interpreter.explore import Keys, canonical, explore, fork, sample_deals
-from interpreter.game import load_game
-from interpreter.replay import replay
-from interpreter.state import State
+from interpreter.designer.check import diagnose, write_cases
+from interpreter.designer.explore import Keys, canonical, explore, fork, sample_deals
+from interpreter.engine.game import load_game
+from interpreter.designer.replay import replay
+from interpreter.engine.state import State
 from rulespec.load import open_spec
 
 CORPUS = Path(__file__).resolve().parents[1] / "specs_invalid"

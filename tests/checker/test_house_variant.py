@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from interpreter.check import diagnose
-from interpreter.game import load_game
-from interpreter.rulebook import render
+from interpreter.designer.check import diagnose
+from interpreter.engine.game import load_game
+from interpreter.designer.rulebook import render
 from rulespec.yamlload import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""Payoff tables computed by playing the calls (interpreter/payoffs.py), held against the
+"""Payoff tables computed by playing the calls (interpreter/designer/payoffs.py), held against the
 tables the seeds print, and as `truco rules` shows them."""
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from interpreter.game import load_game
-from interpreter.payoffs import payoffs, show
-from interpreter.rulebook import render
+from interpreter.engine.game import load_game
+from interpreter.designer.payoffs import payoffs, show
+from interpreter.designer.rulebook import render
 
 
 def rows(name: str, **options: object) -> dict[tuple[str, ...], tuple[str, str]]:

@@ -10,7 +10,7 @@ import pytest
 
 from rulespec.load import open_spec
 
-from interpreter.check import diagnose
+from interpreter.designer.check import diagnose
 from interpreter.cli import main
 
 

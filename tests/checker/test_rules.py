@@ -1,4 +1,4 @@
-"""`truco rules`: the rulebook generated from a spec (interpreter/rulebook.py)."""
+"""`truco rules`: the rulebook generated from a spec (interpreter/designer/rulebook.py)."""
 from __future__ import annotations
 
 import re
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.game import load_game
-from interpreter.rulebook import render
+from interpreter.engine.game import load_game
+from interpreter.designer.rulebook import render
 from rulespec.load import bundled_names
 
 SPECS = bundled_names()

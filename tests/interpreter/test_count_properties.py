@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from interpreter.game import Deal, Game, load_game
-from interpreter.randomplay import check_observations
-from interpreter.records import CLOSED
-from interpreter.state import State
-from interpreter.transcript import describe
+from interpreter.engine.game import Deal, Game, load_game
+from interpreter.engine.randomplay import check_observations
+from interpreter.engine.records import CLOSED
+from interpreter.engine.state import State
+from interpreter.terminal.transcript import describe
 
 ROOT = Path(__file__).resolve().parents[2]
 

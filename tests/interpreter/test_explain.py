@@ -1,4 +1,4 @@
-"""The wording of every kind of refusal (interpreter/explain.py and the state's own checks).
+"""The wording of every kind of refusal (interpreter/engine/explain.py and the state's own checks).
 
 Each case reaches a position, asks why one action is refused, and checks that the reason
 names the rule that refuses it: the turn, the waiting call, the ladder, the contest's

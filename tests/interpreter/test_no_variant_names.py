@@ -1,6 +1,6 @@
 """The design rule: "Nothing in `interpreter/` knows a variant: no call names, no deck, no
 numbers." (README), and "Every mechanism is generic: the spec names the calls, the
-interpreter only knows ladders, contests, counts, tricks" (interpreter/state.py).
+interpreter only knows ladders, contests, counts, tricks" (interpreter/engine/state.py).
 
 Every `interpreter/*.py` is tokenized and only its code is looked at: NAME tokens and
 STRING tokens that are not docstrings (comments and docstrings may cite rulebooks), and
@@ -23,7 +23,8 @@ from rulespec.errors import TrucoError
 from rulespec.load import bundled_names, find_spec, load_tree, open_spec
 
 INTERPRETER = Path(__file__).resolve().parents[2] / "interpreter"
-FILES = sorted(INTERPRETER.glob("*.py"))
+FRONTENDS = ("server", "adapters")        # scanned by tests/server/test_generic.py
+FILES = sorted(p for p in INTERPRETER.rglob("*.py") if p.relative_to(INTERPRETER).parts[0] not in FRONTENDS)
 
 # Words of the rulebooks that no generic mechanism needs (stems: `espada` covers `espadas`).
 VOCABULARY = ("vira", "muestra", "manilha", "espada", "basto", "oros", "copas", "envido", "flor",

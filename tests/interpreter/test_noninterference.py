@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from interpreter import Deal, load_game
-from interpreter.game import Game
-from interpreter.state import State
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
 from rulespec.load import bundled_names, open_spec
 from tests.conftest import ALL_OPTION_SETS
 

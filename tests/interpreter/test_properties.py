@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.game import load_game
-from interpreter.randomplay import random_match
+from interpreter.engine.game import load_game
+from interpreter.engine.randomplay import random_match
 from tests.conftest import ALL_OPTION_SETS
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import pytest
 
 from interpreter import Deal, IllegalAction, load_game
-from interpreter.state import State
+from interpreter.engine.state import State
 
 README_DEAL = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
 
@@ -366,7 +366,7 @@ def test_next_hand_refused_after_the_match(game) -> None:
 def test_spec_aliases_are_verbs_of_their_own() -> None:
     """CONFORMANCE.md: 'A spec may define more verbs and aliases (a house variant's quiero for
     accept)': teg's `quiero` accepts and `no_quiero` declines, exactly like the common verbs."""
-    from interpreter.game import load_game
+    from interpreter.engine.game import load_game
     game = load_game("teg")
     state = game.new_match(seed=3)
     state.apply("truco")
@@ -381,7 +381,7 @@ def test_spec_aliases_are_verbs_of_their_own() -> None:
 def test_signals_to_partners_reach_only_the_partners(tmp_path) -> None:
     """A spec's signals (señas) with `to: partners` are shown to the signalling team only;
     with `to: table` (reglamento: 'une seña envoyée est visible de toute la table') to all."""
-    from interpreter.game import load_game
+    from interpreter.engine.game import load_game
     spec = tmp_path / "quiet.yaml"
     spec.write_text("extends: reglamento\nname: quiet\nsignals: {verb: sena, names: [tres], to: partners}\n")
     game = load_game(str(spec), players=4)

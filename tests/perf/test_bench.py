@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from interpreter.bench import (Interpreter, Pytruco, _nearest, _pick, bench, bytes_per_state, load_times,
+from interpreter.measure.bench import (Interpreter, Pytruco, _nearest, _pick, bench, bytes_per_state, load_times,
                                measure, peer_available, timed)
 from interpreter.cli import main
-from interpreter.game import load_game
+from interpreter.engine.game import load_game
 from rulespec.errors import TrucoError
 from rulespec.load import bundled_names
 

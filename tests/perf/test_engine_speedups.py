@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from interpreter.game import Deal, load_game
-from interpreter.shuffle import shuffled
+from interpreter.engine.game import Deal, load_game
+from interpreter.engine.shuffle import shuffled
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 40, 52])

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.game import Deal, load_game
-from interpreter.simulate import HAND, Tally, bot_factories, chunks, report, simulate, write_outputs
+from interpreter.engine.game import Deal, load_game
+from interpreter.measure.simulate import HAND, Tally, bot_factories, chunks, report, simulate, write_outputs
 from rulespec.errors import TrucoError
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import statistics
 
-from interpreter.stats import Moments, wilson
+from interpreter.measure.stats import Moments, wilson
 
 
 def test_moments_match_the_statistics_module() -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.game import load_game
+from interpreter.engine.game import load_game
 from rulespec.errors import OptionError, SpecError
 from rulespec.load import load_spec, open_spec
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.context import PLAY_NAMES, play_env
-from interpreter.tables import Cards, _hand_env
+from interpreter.engine.context import PLAY_NAMES, play_env
+from interpreter.engine.tables import Cards, _hand_env
 from rulespec.errors import SpecError
 from rulespec.ir import Cited, Deck, Span
 from rulespec.load import load_spec, open_spec

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.game import load_game
+from interpreter.engine.game import load_game
 from tests.scoring.scorer import Hand, score_hand
 
 TABLES = [{"players": n, "target": t, "flor": False} for n in (2, 4, 6) for t in (15, 30)]

@@ -13,8 +13,8 @@ from tests.interpreter import test_no_variant_names as scan
 from tests.interpreter.test_no_variant_names import CONTRACT, VOCABULARY, findings, variant_names, word_groups
 
 INTERPRETER = Path(__file__).resolve().parents[2] / "interpreter"
-PYTHON = sorted(INTERPRETER.glob("*/*.py"))
-WEB = sorted((INTERPRETER / "web").glob("*.*"))
+PYTHON = sorted(p for folder in scan.FRONTENDS for p in (INTERPRETER / folder).rglob("*.py"))
+WEB = sorted((INTERPRETER / "server" / "web").glob("*.*"))
 
 # The project's own name, where a convention asks for a name (as the scan allows `truco`
 # in cli.py, the command's name):

@@ -18,8 +18,8 @@ from pytruco.pdt.envite import EstadoEnvite
 from pytruco.pdt.equipo import Equipo
 from pytruco.pdt.partida import Partida
 
-from interpreter.game import Deal, Game, load_game
-from interpreter.state import State
+from interpreter.engine.game import Deal, Game, load_game
+from interpreter.engine.state import State
 from tests.uruguayo.oracle import PYTRUCO_SPEC
 from tests.uruguayo.pytruco_cards import carta, pytruco_name
 

@@ -17,7 +17,7 @@ from pytruco.pdt.equipo import Equipo
 from pytruco.pdt.jugador import Jugador
 from pytruco.pdt.manojo import Manojo
 
-from interpreter.game import Game, load_game
+from interpreter.engine.game import Game, load_game
 from tests.uruguayo.pytruco_cards import carta
 
 # the bundled spec that selects every pytruco reading where it departs from the rulebooks

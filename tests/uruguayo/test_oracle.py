@@ -19,7 +19,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
-from interpreter.game import load_game
+from interpreter.engine.game import load_game
 from tests.uruguayo.oracle import ORDER_FREE_FLOR_KINDS, check_muestras, envido_order_dependence, reglamento_departures
 
 CARDS = 40

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Mapping
 from rich.console import Console
 from rich.table import Table
 
-from interpreter.game import Game, load_game
+from interpreter.engine.game import Game, load_game
 
 Hand = tuple[int, ...]
 TIES_TO_MANO = ("nearer_lead", "mano_team")   # tie rules under which a tied count goes to the mano
@@ -198,7 +198,7 @@ def render(a: Analysis, console: Console) -> None:
 
 
 def plot(a: Analysis, out: Path) -> list[Path]:
-    from interpreter.simulate import pyplot, save
+    from interpreter.measure.simulate import pyplot, save
     plt = pyplot()
     if plt is None:
         return []
@@ -224,7 +224,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from interpreter.bench import table_options
+    from interpreter.measure.bench import table_options
     result = analyze(load_game(args.spec, table_options(args)))
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 
 if TYPE_CHECKING:
-    from interpreter.state import State
+    from interpreter.engine.state import State
 
 
 def visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:

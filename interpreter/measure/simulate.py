@@ -26,8 +26,8 @@ from rich.table import Table
 from rulespec.errors import TrucoError
 
 from interpreter.bots import Bot, play_out
-from interpreter.game import Game, load_game
-from interpreter.stats import Interval, Moments, wilson
+from interpreter.engine.game import Game, load_game
+from interpreter.measure.stats import Interval, Moments, wilson
 
 HAND = "hand"           # the reason of the points a hand itself was worth
 OTHER = "other"         # points that reached the score without a score event (a forfeited match)
@@ -444,7 +444,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from interpreter.bench import table_options
+    from interpreter.measure.bench import table_options
     options = table_options(args)
     columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TaskProgressColumn(), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn())

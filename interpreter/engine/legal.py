@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from interpreter.context import Ctx
-from interpreter.records import CLOSED, IDLE, Action, Pending
+from interpreter.engine.context import Ctx
+from interpreter.engine.records import CLOSED, IDLE, Action, Pending
 
 if TYPE_CHECKING:
-    from interpreter.game import CompiledContest
+    from interpreter.engine.game import CompiledContest
 
 
 class LegalActions:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from interpreter.context import Ctx, Pay
-from interpreter.records import ACTIVE, CLOSED, IDLE, Count, Pending
+from interpreter.engine.context import Ctx, Pay
+from interpreter.engine.records import ACTIVE, CLOSED, IDLE, Count, Pending
 
 if TYPE_CHECKING:
-    from interpreter.game import CompiledContest
+    from interpreter.engine.game import CompiledContest
 
 
 class Contests:

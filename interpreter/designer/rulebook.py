@@ -21,8 +21,8 @@ from rulespec import dsl
 from rulespec.formula import option_constants
 from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec
 
-from interpreter.game import Game, load_game
-from interpreter.payoffs import Chain, Payoffs, payoffs, show
+from interpreter.engine.game import Game, load_game
+from interpreter.designer.payoffs import Chain, Payoffs, payoffs, show
 
 # -- a small document model, rendered as Markdown or HTML ---------------------------------
 
@@ -534,7 +534,7 @@ def render(game: Game, fmt: str = "md") -> str:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from interpreter.cli import _options as parse_options
+    from interpreter.engine.game import parse_options
     game = load_game(args.spec, parse_options(args.option))
     text = render(game, args.format)
     if args.output:

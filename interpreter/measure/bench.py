@@ -25,8 +25,8 @@ from rulespec.errors import SpecError, TrucoError
 from rulespec.load import SpecSource, find_spec, load_tree, open_spec
 from rulespec.schema import validate
 
-from interpreter.game import Game, load_game
-from interpreter.state import State
+from interpreter.engine.game import parse_options, Game, load_game
+from interpreter.engine.state import State
 
 # CPU seconds of this process: a machine busy with other work slows neither engine's figures.
 clock = time.process_time
@@ -459,8 +459,7 @@ def add_parser(subparsers: Any) -> None:
 
 def table_options(args: argparse.Namespace) -> dict[str, Any]:
     """`-o NAME=VALUE` pairs and `--players`, as load_game takes them."""
-    from interpreter.cli import _options
-    options: dict[str, Any] = _options(args.option)
+    options: dict[str, Any] = parse_options(args.option)
     if args.players is not None:
         options["players"] = str(args.players)
     return options

@@ -20,11 +20,11 @@ from rulespec.dsl import calls_used, names_used
 from rulespec.errors import IllegalAction, TrucoError
 from rulespec.ir import Formula, Span, Spec
 
-from interpreter.context import Ctx
-from interpreter.game import Deal, Game
-from interpreter.replay import deal_case
-from interpreter.records import ACTIVE, CLOSED, IDLE, ContestState
-from interpreter.state import State
+from interpreter.engine.context import Ctx
+from interpreter.engine.game import Deal, Game
+from interpreter.designer.replay import deal_case
+from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
+from interpreter.engine.state import State
 
 REPEATS = 2
 """An uncapped call (no `max`) is explored this many times per chain: a hand where calls

@@ -4,16 +4,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from rulespec.errors import Diagnostic, SpecError
+from rulespec.errors import Diagnostic, OptionError, SpecError
 from rulespec.formula import compile_expr
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
 from rulespec.load import open_spec
 
-from interpreter.context import Ctx, play_env
-from interpreter.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
+from interpreter.engine.context import Ctx, play_env
+from interpreter.engine.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
 
 if TYPE_CHECKING:
-    from interpreter.state import State
+    from interpreter.engine.state import State
 
 Fn = Callable[[Ctx], Any]
 
@@ -163,11 +163,11 @@ class Game:
     def new_match(self, seed: int | None = None, dealer: int | None = None,
                   deals: Sequence[Deal] | None = None, score: Sequence[int] | None = None) -> "State":
         """Start a match: the first hand is dealt at once (scripted deals come first)."""
-        from interpreter.state import State
+        from interpreter.engine.state import State
         return State.start(self, seed, dealer, deals, score)
 
     def state_from_json(self, data: Mapping[str, Any]) -> "State":
-        from interpreter.state import State
+        from interpreter.engine.state import State
         return State.from_json(self, data)
 
     def __repr__(self) -> str:
@@ -188,3 +188,13 @@ def load_game(name_or_path: str, options: Mapping[str, object] | None = None, **
         game = _GAMES[key] = Game(source.build(chosen))
     return game
 
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """`NAME=VALUE` pairs from a command line, as load_game takes them."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise OptionError(f"an option is NAME=VALUE, not {pair!r}")
+        out[key] = value
+    return out

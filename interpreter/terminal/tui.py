@@ -14,9 +14,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.bots import Bot, turns
-from interpreter.game import Deal, Game
-from interpreter.state import State
+from interpreter.bots import Bot
+from interpreter.engine.state import turns
+from interpreter.engine.game import Deal, Game
+from interpreter.engine.state import State
 
 QUIT = ("q", "quit", "exit")
 ANSWERS = {"accept": "accept", "decline": "decline", "fold": "fold", "announce": "announce",

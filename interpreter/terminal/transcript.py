@@ -6,9 +6,10 @@ from typing import Any
 from rich.console import Console
 from rich.rule import Rule
 
-from interpreter.bots import BOTS, turns
-from interpreter.game import Game
-from interpreter.state import State
+from interpreter.bots import BOTS
+from interpreter.engine.state import turns
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
 
 
 def describe(event: dict[str, Any], game: Game) -> str | None:

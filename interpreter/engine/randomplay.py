@@ -14,10 +14,10 @@ from typing import Any, Iterator
 
 from rulespec.errors import IllegalAction
 
-from interpreter.bots import turns
-from interpreter.game import Game
-from interpreter.state import State
-from interpreter.views import visible_events
+from interpreter.engine.state import turns
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
+from interpreter.engine.views import visible_events
 
 
 class InvariantBroken(AssertionError):

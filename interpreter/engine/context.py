@@ -13,7 +13,7 @@ from rulespec.formula import Env, FunctionSpec, option_constants
 from rulespec.ir import OptionValue
 
 if TYPE_CHECKING:
-    from interpreter.state import State
+    from interpreter.engine.state import State
 
 
 @dataclass

@@ -5,11 +5,11 @@ from typing import TYPE_CHECKING
 
 from rulespec.ir import Formula
 
-from interpreter.context import Ctx
-from interpreter.records import CLOSED, Action
+from interpreter.engine.context import Ctx
+from interpreter.engine.records import CLOSED, Action
 
 if TYPE_CHECKING:
-    from interpreter.state import State
+    from interpreter.engine.state import State
 
 
 def _rule(f: Formula, cited_source: str | None = None) -> str:

@@ -14,10 +14,10 @@ from rulespec.dsl import names_used
 from rulespec.errors import IllegalAction, TrucoError
 from rulespec.ir import Contest, ContestCall, Formula, Span
 
-from interpreter.explore import SCORE_NAMES, Keys, repeats_past, Violation, Witness, canonical, fork, sample_deals
-from interpreter.game import Deal, Game
-from interpreter.records import ACTIVE, CLOSED
-from interpreter.state import State
+from interpreter.designer.explore import SCORE_NAMES, Keys, repeats_past, Violation, Witness, canonical, fork, sample_deals
+from interpreter.engine.game import Deal, Game
+from interpreter.engine.records import ACTIVE, CLOSED
+from interpreter.engine.state import State
 
 Points = tuple[int, ...]
 """What one settlement scores: each scoring team's points, largest first (`(3, 3)` when

@@ -8,11 +8,11 @@ import copy
 import random
 from typing import TYPE_CHECKING, Any
 
-from interpreter.records import ContestState, Count, Pending
-from interpreter.state import State
+from interpreter.engine.records import ContestState, Count, Pending
+from interpreter.engine.state import State
 
 if TYPE_CHECKING:
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
 _PLAIN = ("seed", "score", "dealer", "hand_number", "match_over", "winner", "hand_over", "mano", "turn",
           "leader", "trick_no", "played", "stake_level", "worth", "base_worth", "stake_owner", "stake_calls",
@@ -69,7 +69,7 @@ def to_json(st: State) -> dict[str, Any]:
 
 
 def from_json(game: "Game", data: dict[str, Any]) -> State:
-    from interpreter.game import Deal
+    from interpreter.engine.game import Deal
     st = State(game)
     for k in _PLAIN:
         setattr(st, k, copy.deepcopy(data[k]))

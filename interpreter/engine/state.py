@@ -7,20 +7,20 @@ contests, counts, tricks and the formulas the spec compiled into closures.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from rulespec.errors import IllegalAction
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 
-from interpreter.contests import Contests
-from interpreter.context import Ctx
-from interpreter.legal import LegalActions
-from interpreter.records import Action, ContestState, Count, Pending
-from interpreter.shuffle import shuffled
-from interpreter.tables import MANO, NOBODY, TIE
+from interpreter.engine.contests import Contests
+from interpreter.engine.context import Ctx
+from interpreter.engine.legal import LegalActions
+from interpreter.engine.records import Action, ContestState, Count, Pending
+from interpreter.engine.shuffle import shuffled
+from interpreter.engine.tables import MANO, NOBODY, TIE
 
 if TYPE_CHECKING:
-    from interpreter.game import Deal, Game
+    from interpreter.engine.game import Deal, Game
 
 
 class State(LegalActions, Contests):
@@ -285,7 +285,7 @@ class State(LegalActions, Contests):
 
     def _explain(self, seat: int, act: Action) -> str:
         """The reason an action is not among the legal ones, as precise as we can say."""
-        from interpreter.explain import explain
+        from interpreter.engine.explain import explain
         return explain(self, seat, act)
 
     # -- applying ---------------------------------------------------------------------
@@ -510,29 +510,43 @@ class State(LegalActions, Contests):
     # -- views ------------------------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:
-        from interpreter.views import observation
+        from interpreter.engine.views import observation
         return observation(self, seat)
 
     def visible_events(self, seat: int | None) -> list[dict[str, Any]]:
-        from interpreter.views import visible_events
+        from interpreter.engine.views import visible_events
         return visible_events(self.events, seat)
 
     # -- copies and serialisation -----------------------------------------------------
 
     def clone(self) -> "State":
-        from interpreter.serial import clone
+        from interpreter.engine.serial import clone
         return clone(self)
 
     def to_json(self) -> dict[str, Any]:
-        from interpreter.serial import to_json
+        from interpreter.engine.serial import to_json
         return to_json(self)
 
     @classmethod
     def from_json(cls, game: "Game", data: dict[str, Any]) -> "State":
-        from interpreter.serial import from_json
+        from interpreter.engine.serial import from_json
         return from_json(game, data)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.game is self.game and other.to_json() == self.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def turns(state: State, max_hands: int | None = None) -> Iterator[int]:
+    """The seat to decide, turn after turn, dealing each next hand, until the match ends
+    (or `max_hands` hands are over): the loop every driver of a match shares."""
+    while not state.match_over:
+        if state.hand_over:
+            if max_hands is not None and state.hand_number >= max_hands:
+                return
+            state.next_hand()
+            continue
+        seat = state.current_player()
+        assert seat is not None
+        yield seat

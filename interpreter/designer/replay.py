@@ -13,8 +13,8 @@ from typing import Any, Iterable
 from rulespec.errors import IllegalAction, OptionError, SpecError, SpecNotFound, TrucoError
 from rulespec.yamlload import Located, load_yaml_file
 
-from interpreter.game import Deal, Game, load_game
-from interpreter.state import State
+from interpreter.engine.game import Deal, Game, load_game
+from interpreter.engine.state import State
 
 EXPECT_KEYS = ("score", "to_act", "legal", "legal_includes", "legal_excludes", "hand_over", "match_over",
                "winner", "hand_worth", "tricks")

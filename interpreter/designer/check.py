@@ -28,9 +28,9 @@ from rulespec.ir import OptionDecl, OptionValue, Span
 from rulespec.load import SpecSource, open_spec
 from rulespec.resolved import merge_findings, render, base_of
 
-from interpreter.explore import Exploration, Violation, Witness, explore
-from interpreter.game import Game
-from interpreter.payoffs import Payoffs, payoffs, show
+from interpreter.designer.explore import Exploration, Violation, Witness, explore
+from interpreter.engine.game import Game
+from interpreter.designer.payoffs import Payoffs, payoffs, show
 
 ALL_UP_TO = 64
 """Every combination of options is checked up to this many; beyond, every pair of values."""

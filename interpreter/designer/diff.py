@@ -19,9 +19,9 @@ from rich.markup import escape
 from rulespec.ir import Formula, Spec
 from rulespec.load import open_spec
 
-from interpreter.game import Game
-from interpreter.payoffs import Payoffs, payoffs, show
-from interpreter.rulebook import chain_words, effective, outcome_words, said
+from interpreter.engine.game import Game
+from interpreter.designer.payoffs import Payoffs, payoffs, show
+from interpreter.designer.rulebook import chain_words, effective, outcome_words, said
 
 
 def _value(v: Any) -> str:
@@ -198,7 +198,7 @@ def compare(a: str, b: str, options: Mapping[str, object] | None = None) -> Comp
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from interpreter.cli import _options as parse_options
+    from interpreter.engine.game import parse_options
     result = compare(args.first, args.second, parse_options(args.option))
     if args.json:
         print(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))

@@ -1,0 +1,1 @@
+"""Frontends in a terminal: the transcript of a match and the interactive board."""
