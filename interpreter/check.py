@@ -40,6 +40,9 @@ LOAD, STATIC, BUILD, PAYOFF, EXPLORE = range(5)
 
 Combo = dict[str, OptionValue]
 
+ENGINE_FAILURES = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError, AssertionError)
+"""How the engine fails on a spec the static checks let through: reported at the spec, never raised."""
+
 
 @dataclass
 class Finding:
@@ -277,7 +280,7 @@ def _build(source: SpecSource, combo: Combo, found: _Collector) -> Game | None:
         for d in err.diagnostics:
             found.add(d, BUILD, combo)
         return None
-    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+    except ENGINE_FAILURES as err:
         found.add(Diagnostic("error", Loc(spec.file, 1, 1), "$", f"the engine cannot compile the spec: {err}"),
                   BUILD, combo)
         return None
@@ -312,7 +315,7 @@ def _check_payoffs(game: Game, combo: Combo, found: _Collector) -> bool:
     before = len(found.found)
     try:
         table = payoffs(game)
-    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+    except ENGINE_FAILURES as err:
         found.add(Diagnostic("error", game.spec.stakes.span.loc, "$", f"the payoffs cannot be computed: {err}"),
                   PAYOFF, combo)
         return True
@@ -386,7 +389,7 @@ def _violation(v: Violation, severity: Severity = "error") -> Diagnostic:
 def _explore(game: Game, combo: Combo, found: _Collector, report: Report) -> None:
     try:
         ex: Exploration = explore(game)
-    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+    except ENGINE_FAILURES as err:
         found.add(Diagnostic("error", game.spec.tricks.span.loc, "$", f"the exhaustive pass fails: {err}"),
                   EXPLORE, combo)
         return
