@@ -20,6 +20,8 @@ from rulespec.ir import (
 from rulespec.yamlload import Located, format_path
 
 Path = tuple[str | int, ...]
+DECK: tuple[Path, ...] = (("ranking",), ("deck", "ranks"), ("deck", "suits"))
+"""What a ranking's finding is made of: the ranking and the deck it orders."""
 
 
 class Builder:
@@ -133,12 +135,22 @@ class Builder:
         return spec
 
     def verbs(self) -> tuple[tuple[str, str], ...]:
-        """Aliases; one that takes the name of a call or a verb would hide it."""
-        taken = {str(n): "the call" for n in self.get(("stakes", "calls")) or {}}
-        for node in (self.get(("contests",)) or {}).values():
-            taken.update({str(n): "the call" for n in (node.get("calls") or {})})
-        taken.update({str(n): "the annulment" for n in self.get(("annul",)) or {}})
-        taken.update({v: "the verb" for v in COMMON_VERBS + CARD_VERBS})
+        """Calls, annulments and the signal verb name actions, so each name is one action's;
+        an alias that takes such a name would hide the action."""
+        taken = {v: "the verb" for v in COMMON_VERBS + CARD_VERBS}
+        named: list[tuple[Path, str]] = [(("stakes", "calls", n), "the call") for n in self.get(("stakes", "calls")) or {}]
+        for name, node in (self.get(("contests",)) or {}).items():
+            named += [(("contests", name, "calls", n), "the call") for n in (node.get("calls") or {})]
+        named += [(("annul", n), "the annulment") for n in self.get(("annul",)) or {}]
+        if self.get(("signals",)) is not None:
+            named.append((("signals", "verb"), "the signal verb"))
+        for path, what in named:
+            name = str(path[-1]) if path[-1] != "verb" else str(self.get(path, "signal"))
+            if name in taken:
+                self.diagnostics.append(Diagnostic("error", self.tree.key_loc(path), format_path(path),
+                                                   f"{what} {name!r} takes the name of {taken[name]} {name!r}: "
+                                                   "each action needs its own name"))
+            taken.setdefault(name, what)
         out = []
         for alias, verb in (self.get(("verbs",)) or {}).items():
             if alias in ("source", "note"):
@@ -164,10 +176,11 @@ class Builder:
         points_raw = points_raw or {}
         for r in points_raw:
             if r not in ranks:
-                self.error(p + ("points", r), f"{r!r} is not a rank of the deck {list(ranks)}")
+                self.error(p + ("points", r), f"{r!r} is not a rank of the deck {list(ranks)}",
+                           ((*p, "points", r), (*p, "ranks")))
         figures = frozenset(str(f) for f in self.get(p + ("figures",), []) or [])
         for f in sorted(figures - set(ranks)):
-            self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck")
+            self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck", (p + ("figures",), p + ("ranks",)))
         return Deck(suits, ranks, tuple(points), figures, int(self.get(p + ("hand_size",), 3)),
                     self.cited(p), self.span(p))
 
@@ -207,7 +220,7 @@ class Builder:
                 else:
                     self.diagnostics.append(Diagnostic(
                         "error", self.tree.locate_in(p, item.offset), format_path(p),
-                        f"{item.text!r} is neither a card nor a rank of the deck"))
+                        f"{item.text!r} is neither a card nor a rank of the deck", related=DECK))
                     continue
                 for card in group:
                     if card in placed:
@@ -219,7 +232,7 @@ class Builder:
             tiers.append(tuple(members))
         missing = [c for c in cards if c not in placed]
         if missing and self.get(("turned",)) is None:
-            self.error(p, f"the ranking leaves out {', '.join(missing)}")
+            self.error(p, f"the ranking leaves out {', '.join(missing)}", DECK)
         return Ranking(tuple(tiers), text, Cited(), self.span(p))
 
     def trumps(self, deck: Deck) -> Trumps | None:
@@ -242,6 +255,14 @@ class Builder:
             self.error(p + ("suits",), f"the trump suit order must name each suit {list(deck.suits)} once")
         if kind == "next_rank" and not cycle:
             self.error(p + ("cycle",), "a next_rank trump needs the rank cycle")
+        elif kind == "next_rank":
+            missing = [r for r in deck.ranks if r not in cycle]
+            twice = sorted({r for r in cycle if cycle.count(r) > 1})
+            if missing:
+                self.error(p + ("cycle",), f"the cycle leaves out {', '.join(missing)}: with such a card turned, "
+                                           "no rank follows it", (p + ("cycle",), ("deck", "ranks")))
+            if twice:
+                self.error(p + ("cycle",), f"the cycle lists {', '.join(twice)} more than once")
         if kind == "same_suit" and not ranks:
             self.error(p + ("ranks",), "a same_suit trump needs its ranks, strongest first")
         return Trumps(kind, cycle, order, ranks, substitute, points, self.cited(p), self.span(p))
@@ -258,6 +279,9 @@ class Builder:
         p: Path = ("table",)
         players = self.constant(p + ("players",), 2)
         teams = int(self.get(p + ("teams",), 2))
+        if teams < 2:
+            self.error(p + ("teams",), f"a table needs at least 2 teams, not {teams}: nobody would answer a call")
+            teams = 2
         if not isinstance(players, int) or players < 2 or players % teams:
             self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams",
                        self.reads(p + ("players",)) + (p + ("teams",),))

@@ -194,8 +194,7 @@ def _cancels(tree: Located, own: str | None) -> list[Diagnostic]:
 
 def check_spec(spec: Spec) -> list[Diagnostic]:
     """Checks of the IR built for one choice of options."""
-    out = _trump_cycle(spec)
-    out += _outcomes(spec)
+    out = _outcomes(spec)
     for contest in spec.contests:
         out += _unreachable_calls(spec, contest)
         out += _never_open(spec, contest)
@@ -215,25 +214,6 @@ def _spec_source(spec: Spec, path: str) -> str | None:
         return None
     parts = tuple(p for p in re.findall(r'\.([A-Za-z_][A-Za-z0-9_]*)|\["((?:[^"\\]|\\.)*)"\]', path))
     return _source(spec.raw.data, tuple(a or b for a, b in parts))
-
-
-def _trump_cycle(spec: Spec) -> list[Diagnostic]:
-    """A turned card's next rank must exist: the cycle lists every rank once."""
-    t = spec.trumps
-    if t is None or t.kind != "next_rank":
-        return []
-    out = []
-    missing = [r for r in spec.deck.ranks if r not in t.cycle]
-    twice = sorted({r for r in t.cycle if t.cycle.count(r) > 1})
-    path = t.span.path + ".cycle"
-    loc = spec.raw.loc(("turned", "trumps", "cycle")) if spec.raw is not None else t.span.loc
-    if missing:
-        out.append(Diagnostic("error", loc, path, f"the cycle leaves out {', '.join(missing)}: with such a "
-                                                         "card turned, no rank follows it", t.cited.source))
-    if twice:
-        out.append(Diagnostic("error", loc, path, f"the cycle lists {', '.join(twice)} more than once",
-                              t.cited.source))
-    return out
 
 
 # -- trick outcomes -----------------------------------------------------------------------

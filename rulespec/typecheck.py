@@ -87,8 +87,15 @@ class _Check:
         if isinstance(node, Call):
             return self.call(node)
         if isinstance(node, ListLit):
-            types = {self.infer(item) for item in node.items}
-            return None if None in types else Type.LIST
+            types = [self.infer(item) for item in node.items]
+            if None in types:
+                return None
+            for item, got in zip(node.items[1:], types[1:]):
+                if got is not types[0]:
+                    self.error(item, f"a list holds one type: the first item is {types[0].described}, "
+                                     f"this one {got.described}")
+                    return None
+            return Type.LIST
         if isinstance(node, Unary):
             return self.expect(node.operand, Type.CONDITION if node.op == "not" else Type.NUMBER)
         if isinstance(node, IfElse):
@@ -113,9 +120,14 @@ class _Check:
         if node.op in ("in", "not in"):
             left = self.infer(node.left)
             right = self.expect(node.right, Type.LIST)
-            if left is not None and isinstance(node.right, ListLit):
-                for item in node.right.items:
-                    self.same(node.left, left, item)
+            if left is not None and right is not None and isinstance(node.right, ListLit) and node.right.items:
+                first = node.right.items[0]
+                item = self.infer(first)
+                if item is not None and item is not left:
+                    self.error(first, f"cannot compare {left.described} with {item.described}")
+                    return None
+                for each in node.right.items:
+                    self.same(node.left, left, each)
             return Type.CONDITION if left and right else None
         left, right = self.infer(node.left), self.infer(node.right)       # == and !=
         if left is None or right is None:

@@ -135,11 +135,13 @@ SITE_SCOPES: dict[str, frozenset[Scope]] = {
     "trick": frozenset({ANY, HAND, TRICK}),
     "worth": frozenset({ANY, HAND, TRICK, PAYOFF}),
     "contest": frozenset({ANY, HAND, TRICK, PAYOFF, CONTEST}),
+    "settled": frozenset({ANY, HAND, PAYOFF, CONTEST}),
     "count": frozenset({ANY, HAND, TRICK, COUNT}),
 }
 """What each kind of formula position may read: decided from the options alone, over a
 hand's cards, once per hand, at a seat's moment of play, a contest call's worth (counted
-when its chain is paid, for the team paid), paying a contest's chain, in a count."""
+when its chain is paid, for the team paid), paying a contest's chain, paying unraised
+declarations (for a team, no seat speaking), in a count."""
 
 SCOPE_WORDS = {
     Scope.ANYWHERE: "any formula", Scope.CARDS: "hand values and annulments' `holds`, over a hand's cards",
@@ -151,7 +153,8 @@ SCOPE_WORDS = {
 SITE_WORDS = {"options": "decided from the table options alone", "cards": "over a hand's cards",
               "hand": "decided once per hand, before any card is played", "trick": "at a seat's moment of play",
               "worth": "a contest call's worth, counted when the chain is paid",
-              "contest": "paying a contest's chain", "count": "in a contest's count"}
+              "contest": "paying a contest's chain",
+              "settled": "paying the declarations nobody raised, for a team (no seat is speaking)", "count": "in a contest's count"}
 
 
 @dataclass(frozen=True)
@@ -192,7 +195,7 @@ SITES: dict[str, Site] = {
     "contests.*.decline": Site(N, "contest"),
     "contests.*.calls.*.accept": Site(N, "contest"),
     "contests.*.calls.*.decline": Site(N, "contest"),
-    "contests.*.unraised.pays": Site(N, "contest"),
+    "contests.*.unraised.pays": Site(N, "settled"),
     "contests.*.count.good": Site(C, "count"),
     "contests.*.count.announce": Site(C, "count"),
 }

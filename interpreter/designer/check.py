@@ -40,6 +40,9 @@ LOAD, STATIC, BUILD, PAYOFF, EXPLORE = range(5)
 
 Combo = dict[str, OptionValue]
 
+ENGINE_FAILURES = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError, AssertionError)
+"""How the engine fails on a spec the static checks let through: reported at the spec, never raised."""
+
 
 @dataclass
 class Finding:
@@ -80,6 +83,10 @@ class Report:
     seconds: float = 0.0
     exploring: float = 0.0
     deals: list[str] = field(default_factory=list)
+    covered: list[Combo] = field(default_factory=list)
+    """The option combinations explored exhaustively, defaults first."""
+    stopped: bool = False
+    """An error was found, so no further combination was explored."""
     uncapped: set[str] = field(default_factory=set)
     cut: bool = False
     interpretations: list[OptionDecl] = field(default_factory=list)
@@ -90,10 +97,20 @@ class Report:
                 "states": self.states, "transitions": self.transitions, "longest_hand": self.longest,
                 "scores_checked": self.scores, "seconds": round(self.seconds, 3),
                 "exploring_seconds": round(self.exploring, 3), "deals": self.deals,
+                "explored_options": self.covered, "coverage": self.coverage(),
                 "uncapped": sorted(self.uncapped), "cut": self.cut,
                 "interpretations": [{"name": o.name, "values": list(o.values), "default": o.default,
                                      "doc": o.doc, "source": o.cited.source, "note": o.cited.note}
                                     for o in self.interpretations]}
+
+
+    def coverage(self) -> str:
+        """Which option combinations the exhaustive pass covered, in words."""
+        if not self.explored:
+            return "none"
+        if self.stopped:
+            return f"{self.explored} of {self.total} combinations (stopped at the first error)"
+        return f"every pair of option values: {self.explored} of {self.total} combinations"
 
 
 # -- choosing option combinations ---------------------------------------------------------
@@ -241,14 +258,18 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
         found.add(d, STATIC)
     broken = any(d.severity == "error" for d in static)    # the engine would trip over the same defect
     combos, report.total = combinations(options)
-    explored = {_key(c) for c in (each_value(options) if exhaustive else [])}
+    explored = {_key(c) for c in pairwise(options)} if exhaustive else set()
     for combo in combos:
         report.checked += 1
         game = _build(source, combo, found)
         if game is None or broken:
             continue
-        if not _check_payoffs(game, combo, found) and _key(combo) in explored:
+        if _check_payoffs(game, combo, found) or _key(combo) not in explored:
+            continue
+        report.stopped = any(f.diagnostic.severity == "error" for f in found.found.values())
+        if not report.stopped:          # a spec with an error is fixed first, then explored
             report.explored += 1
+            report.covered.append(combo)
             _explore(game, combo, found, report)
     report.findings = found.ranked(report.checked)
     report.seconds = time.perf_counter() - start
@@ -277,7 +298,7 @@ def _build(source: SpecSource, combo: Combo, found: _Collector) -> Game | None:
         for d in err.diagnostics:
             found.add(d, BUILD, combo)
         return None
-    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+    except ENGINE_FAILURES as err:
         found.add(Diagnostic("error", Loc(spec.file, 1, 1), "$", f"the engine cannot compile the spec: {err}"),
                   BUILD, combo)
         return None
@@ -312,7 +333,7 @@ def _check_payoffs(game: Game, combo: Combo, found: _Collector) -> bool:
     before = len(found.found)
     try:
         table = payoffs(game)
-    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+    except ENGINE_FAILURES as err:
         found.add(Diagnostic("error", game.spec.stakes.span.loc, "$", f"the payoffs cannot be computed: {err}"),
                   PAYOFF, combo)
         return True
@@ -386,7 +407,7 @@ def _violation(v: Violation, severity: Severity = "error") -> Diagnostic:
 def _explore(game: Game, combo: Combo, found: _Collector, report: Report) -> None:
     try:
         ex: Exploration = explore(game)
-    except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+    except ENGINE_FAILURES as err:
         found.add(Diagnostic("error", game.spec.tricks.span.loc, "$", f"the exhaustive pass fails: {err}"),
                   EXPLORE, combo)
         return
@@ -429,8 +450,8 @@ def print_report(report: Report, console: Console) -> None:
     """The checker's figures and the interpretation choices, for `--report`."""
     console.print(f"[bold]{escape(report.name)}[/]: {report.checked} of {report.total} option combinations "
                   f"checked" + (" (every pair of option values)" if report.checked < report.total else "")
-                  + f", {report.explored} explored exhaustively (every option value at least once); "
-                  f"{report.seconds:.2f} s in all", soft_wrap=True, highlight=False)
+                  + f", explored exhaustively under {report.coverage()}; {report.seconds:.2f} s in all",
+                  soft_wrap=True, highlight=False)
     if report.explored:
         bound = f"every hand ends within {report.longest} actions"
         if report.uncapped:
@@ -439,7 +460,11 @@ def print_report(report: Report, console: Console) -> None:
         console.print(f"  exhaustive pass: {report.states} states, {report.transitions} transitions; {bound}; "
                       f"the match can end from each of {report.scores} scores; {report.exploring:.2f} s",
                       soft_wrap=True, highlight=False)
-        console.print(f"  deals: {'; '.join(report.deals)}", soft_wrap=True, highlight=False)
+        console.print(f"  deals explored (chosen deals, not every deal): {'; '.join(report.deals)}", soft_wrap=True, highlight=False)
+        for combo in report.covered:
+            changed = {k: v for k, v in combo.items() if report.covered[0].get(k) != v}
+            console.print(f"  explored: {_options_text(changed) if changed else 'the default options'}",
+                          soft_wrap=True, highlight=False)
     if report.interpretations:
         console.print("  interpretation choices (where the written rules are silent or disagree):",
                       highlight=False)

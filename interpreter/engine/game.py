@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from rulespec.blame import relocate_all
 from rulespec.errors import Diagnostic, OptionError, SpecError
 from rulespec.formula import compile_expr
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
@@ -185,7 +186,10 @@ def load_game(name_or_path: str, options: Mapping[str, object] | None = None, **
     key = (str(source.path), tuple(sorted(chosen.items())), id(source))
     game = _GAMES.get(key)
     if game is None:
-        game = _GAMES[key] = Game(source.build(chosen))
+        try:
+            game = _GAMES[key] = Game(source.build(chosen))
+        except SpecError as err:
+            raise SpecError(relocate_all(err.diagnostics, source.tree, str(source.path))) from None
     return game
 
 

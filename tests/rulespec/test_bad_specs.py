@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.engine.game import Game, load_game
+from interpreter.engine.game import load_game
 from rulespec.errors import Diagnostic, SpecError, SpecNotFound
 from rulespec.load import bundled_names, find_spec, load_spec, open_spec
 

@@ -1,0 +1,37 @@
+"""Broken specs as a new designer writes them (tests/specs_designer: variants of the bundled
+specs with one mistake each), with the invalid and bad corpora: `truco check` ends with exit
+1 or 2 in under 10 seconds, without a traceback, with a file:line:col inside the file the
+designer wrote; `truco rules` refuses the ones that do not load, located the same way."""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+TESTS = Path(__file__).resolve().parents[1]
+FILES = sorted(p for folder in ("specs_designer", "specs_invalid", "specs_bad")
+               for p in (TESTS / folder).glob("*.yaml") if p.name != "expected.yaml")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_check_places_the_mistake_in_the_designers_file(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = time.perf_counter()
+    code = main(["check", str(path)])
+    assert time.perf_counter() - start < 10
+    out = capsys.readouterr().out
+    assert code in (1, 2), out
+    assert re.search(re.escape(str(path.resolve())) + r":\d+:\d+ ", out), out
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_rules_refuses_a_spec_that_does_not_load_at_the_mistake(path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["rules", str(path)])
+    out = capsys.readouterr().out
+    assert code in (0, 1, 2)
+    if code:
+        assert re.search(re.escape(str(path.resolve())) + r":\d+:\d+ ", out), out
