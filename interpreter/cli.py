@@ -147,7 +147,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    console = Console(soft_wrap=True)    # a located message stays on one line, whatever the width
+    # a located message stays on one line, whatever the width; `spec.yaml:100:3` is no emoji code
+    console = Console(soft_wrap=True, emoji=False)
     try:
         return int(args.run(args, console))
     except SpecError as err:

@@ -35,3 +35,11 @@ def test_rules_refuses_a_spec_that_does_not_load_at_the_mistake(path: Path,
     assert code in (0, 1, 2)
     if code:
         assert re.search(re.escape(str(path.resolve())) + r":\d+:\d+ ", out), out
+
+
+def test_a_finding_on_line_100_prints_its_line_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`file:100:5` is printed as written (the console once read `:100:` as an emoji code)."""
+    path = tmp_path / "long.yaml"
+    path.write_text("extends: teg\n" + "#\n" * 97 + "fold:\n  pays: \"played\"\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    assert f"{path}:100:10 at $.fold.pays: expected a number" in capsys.readouterr().out
