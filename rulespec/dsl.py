@@ -465,9 +465,25 @@ def parse_ranking(text: str, locate: Locate, *, path: str = "$") -> Ranking:
     ))
 
 
+MAX_FORMULA = 2000      # characters: far past any rule a rulebook states in one formula
+MAX_NESTING = 40        # parentheses within parentheses
+
+
 def parse_expr(text: str, locate: Locate, *, path: str = "$") -> Expr:
-    """Parse a formula or condition."""
-    return _TO_AST.transform(_parse(text, "expr", locate, path))
+    """Parse a formula or condition. An outsized one is refused before parsing, so that no
+    input can exhaust the parser's or the checker's recursion."""
+    if len(text) > MAX_FORMULA:
+        raise SpecError([Diagnostic("error", locate(0), path, f"a formula of {len(text)} characters is too long "
+                                    f"(at most {MAX_FORMULA}): name its parts as values or options")])
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth > MAX_NESTING:
+            raise _error(text, i, f"parentheses nested more than {MAX_NESTING} deep", locate, path)
+    try:
+        return _TO_AST.transform(_parse(text, "expr", locate, path))
+    except RecursionError:
+        raise _error(text, 0, "this formula is too deeply nested to read", locate, path) from None
 
 
 def parse_outcome(text: str, locate: Locate, *, path: str = "$") -> tuple[str, ...]:

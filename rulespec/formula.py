@@ -253,7 +253,22 @@ class _Compiler:
             if expr.op in ("//", "%") and right.value == 0:
                 raise self.error(expr.offset, "division by zero")
             return right_const(left, right.value)
+        if expr.op in ("//", "%"):
+            return self.checked_division(expr, left, right)
         return both(left, right)
+
+    def checked_division(self, expr: Binary, left: Getter, right: Getter) -> Getter:
+        """A divisor known only in play: dividing by zero is the spec's error, reported at the
+        formula, not a crash of the engine."""
+        divide = _FOLD[expr.op]
+        error = self.error(expr.offset, "division by zero: the divisor is 0 in this situation")
+
+        def checked(c: Any) -> Any:
+            divisor = right(c)
+            if divisor == 0:
+                raise error
+            return divide(left(c), divisor)
+        return checked
 
     def unary(self, expr: Unary) -> _Node:
         operand = self.compile(expr.operand)
