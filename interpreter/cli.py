@@ -118,7 +118,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
     p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser("replay", help="run conformance case files (see CONFORMANCE.md)")
+    p = sub.add_parser("replay", help="run conformance case files (format: docs/conformance.md)",
+                       description="Run conformance case files against their specs. The case format "
+                                   "is described in docs/conformance.md of the project.")
     p.add_argument("paths", nargs="+", help="case files, or folders searched for *.yaml")
     p.add_argument("--json", action="store_true", help="print a machine-readable report")
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")

@@ -14,7 +14,7 @@ from rulespec.errors import Loc
 
 OptionValue = int | bool | str
 
-# The verbs every spec understands besides its calls (CONFORMANCE.md), card verbs apart.
+# The verbs every spec understands besides its calls (docs/conformance.md), card verbs apart.
 COMMON_VERBS = ("accept", "decline", "fold", "announce", "good")
 CARD_VERBS = ("play", "cover")
 
