@@ -117,6 +117,7 @@ class Builder:
             verbs=tuple((str(k), str(v)) for k, v in (self.get(("verbs",)) or {}).items()
                         if k not in ("source", "note")),
             disabled_calls=tuple(self.disabled),
+            language=str(self.get(("language",), "en")),
             raw=self.tree,
         )
         if self.diagnostics:

@@ -288,6 +288,7 @@ class Spec:
     match: Match
     verbs: tuple[tuple[str, str], ...]
     disabled_calls: tuple[str, ...] = ()
+    language: str = "en"             # the rulebook's language: en, es, fr, pt
     raw: Any = field(compare=False, repr=False, default=None)
 
     def option(self, name: str) -> OptionValue:
