@@ -63,12 +63,13 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
-    "trick == 1": "in the first trick",
-    "trick == 2": "in the second trick",
-    "trick == 3": "in the third trick",
-    "trick > 1": "from the second trick on",
-    "trick >= 2": "from the second trick on",
-    "stake_level == 0": "before any stake call is accepted",
+    "top(1)": "the points of the best card",
+    "trick == 1": "it is the first trick",
+    "trick == 2": "it is the second trick",
+    "trick == 3": "it is the third trick",
+    "trick > 1": "the first trick is over",
+    "trick >= 2": "the first trick is over",
+    "stake_level == 0": "no stake call has been accepted",
     "pending_step == 1": "the waiting stake call is the first of the ladder",
     "pending_step == 0": "no stake call is waiting",
     "calls == 1": "only one call was made",
@@ -77,8 +78,8 @@ IDIOMS = {
     "target - winner_score": "what the winning team lacks to win the match",
     "max_score == target - 1": "a team is one point from winning",
     "min_score == target - 1": "both teams are one point from winning",
-    "not counting": "at any moment but the count",
-    "my_turn or answering": "on the player's turn or when answering a call",
+    "not counting": "no count is under way",
+    "my_turn or answering": "it is the player's turn or the player is answering a call",
 }
 
 MESSAGES = {
@@ -120,3 +121,186 @@ MESSAGES = {
     "name.unknown": "{x}",
     "func.unknown": "{name} of {args}",
 }
+
+MESSAGES.update({
+    # the document
+    "article": "Article {n}. {title}",
+    "contents": "Contents",
+    "encodes": "_This rulebook encodes:_ {text}",
+    "edition": "This edition is written for the table options {options}. Every number in it is what the "
+               "interpreter does with these rules; the article on table options says what the other values change.",
+    "edition.none": "of the spec (it has none)",
+    "source": "Source: {text}",
+    "note": "_Note:_ {text}",
+    "option.value": "{name}: {value}",
+    "list.semi": "; ",
+    # article titles
+    "art.players": "Players and cards",
+    "art.order": "The order of the cards",
+    "art.values": "Counting the hands",
+    "art.tricks": "Tricks and ties",
+    "art.stakes": "Raising the stake",
+    "art.contest": "The {name}: calls and what they pay",
+    "art.special": "Special hands",
+    "art.fold": "Leaving the hand",
+    "art.match": "The match",
+    "art.options": "Table options",
+    "art.choices": "Interpretation choices",
+    "art.glossary": "Glossary of the calls",
+    # players and deck
+    "players.two": "Two players, one against the other.",
+    "players.teams": "{players} players in {teams} teams of {per}; partners sit alternately round the table.",
+    "players.dealer.next": "The deal passes to the next seat; the seat after the dealer is the mano and leads "
+                           "the first trick.",
+    "players.dealer.previous": "The deal passes to the previous seat; the seat after the dealer is the mano and "
+                               "leads the first trick.",
+    "players.answer.any": "A call is answered by any player of the team it is made to.",
+    "players.answer.next": "A call is answered by the next opponent in turn.",
+    "deck.cards": "{n} cards: the ranks {ranks} in the suits {suits}. A card is written by its rank and "
+                  "its suit's letter ({example}). Each player receives {hand} cards.",
+    "deck.points": "The points of each rank, for counting the hands:",
+    "deck.rank": "Rank",
+    "deck.points.row": "Points",
+    "deck.figures": "The figures are the ranks {figures}.",
+    # order
+    "order.intro": "From the strongest card down; cards on one row are equal, and a trick in which they are "
+                   "the best is tied.",
+    "order.turned": "After the deal a card is turned face up; it makes trumps, which beat every other card. "
+                    "For example, with {card} turned:",
+    "order.place": "Place",
+    "order.cards": "Cards",
+    "trumps.next_rank": "The trumps are the four cards of the rank that follows the turned card's in the "
+                        "order {cycle} (after the last comes the first again).",
+    "trumps.same_suit": "The trumps are the cards {ranks} of the turned card's suit.",
+    "trumps.substitute": "When the turned card is one of them, the {rank} of that suit takes its place.",
+    "trumps.example": "With {card} turned, the trumps from the strongest down: {trumps}.",
+    "trumps.points": "For counting the hands, the trumps are worth {points}.",
+    # values
+    "values.value": "How it is counted ({name}): {value}.",
+    "values.holds": "A hand has it only when {cond}.",
+    "values.examples": "Examples:",
+    "values.examples.turned": "Examples, with {card} turned:",
+    "values.hand": "Hand",
+    "values.none": "does not have it",
+    # tricks
+    "tricks.count": "A hand is played in {n} tricks; the mano leads the first, and whoever wins a trick "
+                    "leads the next.",
+    "tricks.after.same": "After a tied trick, the player who led it leads again.",
+    "tricks.after.mano": "After a tied trick, the mano leads.",
+    "tricks.after.first": "After a tied trick, the player who first played the tying card leads.",
+    "tricks.partners.team": "When partners tie for the best card, their team wins the trick.",
+    "tricks.partners.tie": "When partners tie for the best card, the trick is tied.",
+    "tricks.cover": "A card may be played face down when {cond};",
+    "tricks.cover.counts": "it keeps its rank, only hidden.",
+    "tricks.cover.dead": "it never wins a trick.",
+    "tricks.outcomes": "How the tricks decide the hand: after each trick the results so far are read in the "
+                       "table below, from the top; the first line that matches decides. A is the team that "
+                       "won the first trick not tied, B the other team, T a tied trick.",
+    "tricks.results": "Tricks",
+    "tricks.winner": "The hand goes to",
+    "tricks.letter.A": "A",
+    "tricks.letter.B": "B",
+    "tricks.letter.T": "T",
+    "tricks.to.team": "team {team} (which won trick {n})",
+    "tricks.to.mano": "the mano's team",
+    "tricks.to.none": "nobody: no one scores",
+    # stakes
+    "stakes.intro": "An unraised hand is worth {base}. The calls go in the order of the table below, none "
+                    "skipped; a call is made on one's own turn before playing, or as the answer to a call, "
+                    "which then counts as accepted.",
+    "stakes.raise.accepting": "After an accept, only the team that accepted may raise.",
+    "stakes.raise.any": "After an accept, either team may raise.",
+    "stakes.when": "A call may be made only when {cond}.",
+    "stakes.call": "Call",
+    "stakes.accepted": "Accepted, the hand is worth",
+    "stakes.declined": "Declined, the caller scores",
+    # contests
+    "contest.window": "It may be opened when {cond}.",
+    "contest.interrupt": "It may also be called as the answer to a stake call, and is settled first, when {cond}.",
+    "contest.compulsory": "It is compulsory: a player who has it declares it before doing anything else "
+                          "in the hand.",
+    "contest.only": "This article applies only with the table option {option}.",
+    "contest.cancels": "Opening it cancels the {names} if not yet scored.",
+    "call.declare": "a declaration: only a hand that has it may make it, once per player",
+    "call.asks": "the next opponent who also has one must answer it at once",
+    "call.opens": "it may open the chain",
+    "call.after": "it may answer {calls}",
+    "call.max": "at most {n} times in one chain",
+    "call.allowed": "only when {cond}",
+    "call.line": "**{name}** (worth {worth}): {how}.",
+    "count.announce": "When the chain is accepted, the players say their points in turn from the mano.",
+    "count.good": "A player may concede without showing (\"good\") when {cond}.",
+    "count.automatic": "When the chain is accepted, the hands are compared at once.",
+    "count.tie.nearer": "Equal points go to the player nearer the mano.",
+    "count.tie.farther": "Equal points go to the player farther from the mano.",
+    "count.tie.mano": "Equal points go to the mano's team.",
+    "count.tie.nobody": "With equal points nobody scores.",
+    "chains.intro": "What each chain of calls pays, computed by playing it at the start of a match: accepted, "
+                    "to the better hand; declined, to the last caller.",
+    "chains.varies": "A row marked * depends on the score: accepted, it pays {accept}; declined, {decline}, "
+                     "unless a call says otherwise.",
+    "chains.calls": "Calls",
+    "chains.accepted": "Accepted",
+    "chains.declined": "Declined",
+    "chains.unanswered": "Declarations nobody answers score{pays}:",
+    "chains.unanswered.pays": " ({pays})",
+    "chains.declarations": "Declarations",
+    "chains.scores": "Scores",
+    "chains.longer": "And {n} longer chains (up to {most} calls), which add up the same way.",
+    # special hands
+    "special.line": "**{name}**, when {cond}: {what}.",
+    "special.base": "the hand is worth {worth}",
+    "special.refuse": "the stake may not be raised",
+    "special.lose": "the stake may not be raised: the team that raises loses the match",
+    "special.blind": "the players do not see their own cards and play them by position",
+    "special.blind.when": "the players do not see their own cards, and play them by position, when {cond}",
+    # fold
+    "fold.line": "A player may leave the hand (go to the deck) when {cond}; the other team scores {pays}.",
+    "fold.pending.declined": "A contest call waiting for the answer of the player who leaves counts as declined.",
+    "fold.pending.void": "A contest call waiting for the answer of the player who leaves is void.",
+    "annul.line": "**{name}**: a player whose hand is such that {holds} may annul the deal when {cond};",
+    "annul.same": "nobody scores and the same dealer deals again.",
+    "annul.next": "nobody scores and the next dealer deals.",
+    "signals.table": "Signs ({verb}), seen by the whole table: {names}.",
+    "signals.partners": "Signs ({verb}) to one's partners: {names}.",
+    # match
+    "match.line": "The match is played to {target} points.",
+    "match.end.now": "It ends the moment a team reaches them, even in the middle of a hand.",
+    "match.end.hand": "It ends at the end of the hand in which a team reaches them.",
+    # options
+    "options.intro": "The players agree on these before the match. For each other value, what changes is "
+                     "computed by the interpreter: the calls that become possible or impossible and the "
+                     "payoffs that differ.",
+    "options.values": "Values: {values}; usually {default}; in this edition: {here}.",
+    "options.with": "With {option}:",
+    "options.added": "the calls {calls} become possible.",
+    "options.removed": "the calls {calls} are no longer possible.",
+    "options.nothing": "no call and no payoff changes at the start of a match.",
+    "changes.what": "What",
+    "changes.unraised": "an unraised hand",
+    "changes.ladder": "accepted {accepted}, declined {declined}",
+    "changes.chain": "accepted {accepted}, declined {declined}",
+    "changes.unanswered": "unanswered {points}",
+    "changes.target": "points to win",
+    "choices.none": "The spec names no interpretation choice.",
+    "choices.intro": "Where the written rules are silent or the rulebooks disagree, the spec names the choice; "
+                     "the usual value follows its own rulebook.",
+    # glossary
+    "glossary.word": "Word",
+    "glossary.meaning": "Meaning",
+    "glossary.aliases": "Also said",
+    "glossary.stake": "raises the stake: step {n} of the ladder",
+    "glossary.contest": "a call of the {contest}",
+    "glossary.declare": "declares the {contest}",
+    "glossary.accept": "accepts the call waiting for an answer",
+    "glossary.decline": "refuses the call waiting for an answer; the caller scores",
+    "glossary.fold": "leaves the hand",
+    "glossary.announce": "says one's points in a count",
+    "glossary.good": "concedes the count without showing",
+    "glossary.annul": "annuls the deal",
+    "verb.accept": "accept",
+    "verb.decline": "decline",
+    "verb.fold": "fold",
+    "verb.announce": "announce",
+    "verb.good": "good",
+})
