@@ -308,8 +308,12 @@ class Book:
         if cited.note:
             yield Para(self.t("note", text=plain(cited.note)))
 
+    def option_name(self, option: str) -> str:
+        """An option's name in words: the catalog's for the options every spec has."""
+        return self.t(f"opt.{option}") if self.t.has(f"opt.{option}") else said(option)
+
     def option_value(self, option: str, value: object) -> str:
-        return self.t("option.value", name=said(option), value=self.value_words(value))
+        return self.t("option.value", name=self.option_name(option), value=self.value_words(value))
 
     def value_words(self, value: object) -> str:
         if isinstance(value, bool):
@@ -329,7 +333,8 @@ def rulebook(game: Game, language: str | None = None) -> list[Block]:
     head: list[Block] = [Heading(1, spec.title or spec.name)]
     if spec.source:
         head.append(Para(t("encodes", text=spec.source)))
-    chosen = [book.option_value(k, v) for k, v in spec.chosen]
+    tables = {o.name for o in spec.options if o.kind != "interpretation"}
+    chosen = [book.option_value(k, v) for k, v in spec.chosen if k in tables]
     head.append(Para(t("edition", options=t("list.sep").join(chosen) if chosen else t("edition.none"))))
     head.append(Contents(t("contents"), tuple(book.articles)))
     return head + body
@@ -709,7 +714,7 @@ def _options(book: Book) -> Iterator[Block]:
     yield Para(t("options.intro"))
     chosen = dict(book.spec.chosen)
     for o in tables:
-        yield Heading(3, said(o.name))
+        yield Heading(3, book.option_name(o.name))
         values = t("list.sep").join(book.value_words(v) for v in o.values)
         line = t("options.values", values=values, default=book.value_words(o.default),
                  here=book.value_words(chosen.get(o.name)))

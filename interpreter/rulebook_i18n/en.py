@@ -132,6 +132,8 @@ MESSAGES.update({
     "edition.none": "of the spec (it has none)",
     "source": "Source: {text}",
     "note": "_Note:_ {text}",
+    "opt.players": "players",
+    "opt.target": "points to win",
     "option.value": "{name}: {value}",
     "list.semi": "; ",
     # article titles

@@ -127,6 +127,8 @@ MESSAGES = {
     "edition.none": "de la especificación (no tiene ninguna)",
     "source": "Fuente: {text}",
     "note": "_Nota:_ {text}",
+    "opt.players": "jugadores",
+    "opt.target": "puntos para ganar",
     "option.value": "{name}: {value}",
     "art.players": "Jugadores y cartas",
     "art.order": "El orden de las cartas",

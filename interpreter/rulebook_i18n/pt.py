@@ -125,6 +125,8 @@ MESSAGES = {
     "edition.none": "da especificação (ela não tem nenhuma)",
     "source": "Fonte: {text}",
     "note": "_Nota:_ {text}",
+    "opt.players": "jogadores",
+    "opt.target": "pontos para ganhar",
     "option.value": "{name}: {value}",
     "art.players": "Jogadores e cartas",
     "art.order": "A ordem das cartas",

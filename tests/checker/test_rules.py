@@ -155,7 +155,7 @@ def test_options_say_what_each_value_changes() -> None:
     options = section(text, "Table options")
     assert "With flor: yes: the calls flor, contraflor, contraflor al resto become possible." in options
     assert ["flor, contraflor", "—", "accepted 6, declined 4"] in table_rows(options)
-    assert ["points to win", "30", "15"] in table_rows(options)
+    assert ["points to win", "30", "15"] in table_rows(options) and "### points to win" in options
     assert ["falta envido", "accepted 30, declined 1", "accepted 15, declined 1"] in table_rows(options)
 
 
@@ -167,6 +167,7 @@ def test_interpretation_choices_with_their_sources() -> None:
     cited = next(o for o in spec.options if o.name == "three_pardas").cited
     assert f"> Source: {cited.source}" in choices
     assert "### players" in section(text, "Table options") and "### players" not in choices
+    assert "This edition is written for the table options players: 4." in text
 
 
 def test_glossary_lists_every_call_and_its_other_words() -> None:
