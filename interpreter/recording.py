@@ -56,7 +56,7 @@ class Recorder:
         case["actions"] = list(self.steps)
         if not self.state.hand_over:
             case["mid_hand"] = "a recorded session: it stops where the players stopped"
-        return {"spec": spec, "source": "recorded with truco play --record",
+        return {"spec": spec, "source": "recorded by the play command (--record)",
                 "options": dict(self.game.options), "cases": [case]}
 
     def write(self, path: str | Path, spec: str, name: str) -> None:
