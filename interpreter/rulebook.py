@@ -24,6 +24,7 @@ from rulespec import dsl
 from rulespec.formula import option_constants
 from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec
 
+from interpreter.examples import Example, case_file, examples, write_cases
 from interpreter.game import Game, load_game
 from interpreter.payoffs import Chain, Payoffs, payoffs, show
 from interpreter.prose import Prose
@@ -267,6 +268,9 @@ class Book:
     table: Payoffs
     t: Catalog
     articles: list[tuple[str, str]] = field(default_factory=list)
+    found: list[Example] = field(default_factory=list)
+    shown: list[tuple[Example, str]] = field(default_factory=list)
+    counts: dict[int, int] = field(default_factory=dict)        # examples printed per article
 
     @property
     def spec(self) -> Spec:
@@ -302,6 +306,67 @@ class Book:
         self.articles.append((anchor, title))
         return Heading(2, title, anchor)
 
+    def worked(self, article: str) -> Iterator[Block]:
+        """The worked examples of an article: the deal, the actions and the result, each
+        also written as a conformance case (`--cases`)."""
+        mine = [ex for ex in self.found if ex.article == article]
+        for ex in mine:
+            self.counts[len(self.articles)] = self.counts.get(len(self.articles), 0) + 1
+            number = f"{len(self.articles)}.{self.counts[len(self.articles)]}"
+            title = self.t(ex.title, calls=chain_words(ex.calls) if ex.calls else "",
+                           call=said(self.spec.stakes.calls[0].name) if self.spec.stakes.calls else "")
+            self.shown.append((ex, f"{number}. {title}"))
+            yield Para(self.t("example", n=number, title=title))
+            yield Items(tuple(self._example_lines(ex)))
+
+    def _example_lines(self, ex: Example) -> list[str]:
+        t = self.t
+        lines: list[str] = []
+        if ex.deal is None:
+            if "beats" in ex.facts:
+                beats = t("list.sep").join(t("example.beats", a=a, b=b) for a, b in ex.facts["beats"][:4])
+                lines.append(t("example.order", beats=beats))
+            if "value_of" in ex.facts:
+                v = ex.facts["value_of"]
+                value = t("values.none") if v["value"] is None else str(v["value"])
+                lines.append(t("example.value", name=said(v["name"]), hand=" ".join(v["hand"]), value=value))
+            return lines
+        hands = t("list.semi").join(t("example.seat", seat=s, cards=" ".join(h)) for s, h in enumerate(ex.deal.hands))
+        lines.append(t("example.deal", hands=hands))
+        if ex.deal.turned:
+            lines.append(t("example.turned", card=ex.deal.turned))
+        if ex.options:
+            lines.append(t("example.options", options=t("list.sep").join(
+                self.option_value(k, v) for k, v in ex.options.items())))
+        if ex.score:
+            lines.append(t("example.score", a=ex.score[0], b=ex.score[1]))
+        lines.append(t("example.play", steps=t("list.sep").join(self._step(s) for s in ex.actions)))
+        result = ex.expect
+        if result.get("tricks"):
+            lines.append(t("example.tricks", tricks=t("list.sep").join(
+                t("example.tie") if x == "tie" else t("example.team", n=x) for x in result["tricks"])))
+        if result.get("match_over"):
+            lines.append(t("example.result.match", team=result["winner"], a=result["score"][0], b=result["score"][1]))
+        else:
+            lines.append(t("example.result", a=result["score"][0], b=result["score"][1]))
+        return lines
+
+    def _step(self, step: str) -> str:
+        seat, action = step.split(" ", 1)
+        words = action.split()
+        verb = words[0]
+        if verb == "play" and words[1].startswith("@"):
+            what = self.t("example.plays.blind", n=words[1][1:])
+        elif verb == "play":
+            what = self.t("example.plays", card=words[1])
+        elif verb == "cover":
+            what = self.t("example.covers", card=words[1])
+        elif verb in ("accept", "decline", "fold", "announce", "good"):
+            what = self.t(f"verb.{verb}")
+        else:
+            what = said(action)
+        return self.t("example.step", seat=seat, what=what)
+
     def cite(self, cited: Cited) -> Iterator[Block]:
         if cited.source:
             yield Quote(self.t("source", text=plain(cited.source)))
@@ -324,8 +389,20 @@ class Book:
 def rulebook(game: Game, language: str | None = None) -> list[Block]:
     """The whole document for one compiled game, in `language` (default: the spec's)."""
     spec = game.spec
+    return _book(game, language)[1]
+
+
+def _book(game: Game, language: str | None = None) -> tuple[Book, list[Block]]:
+    spec = game.spec
     t = catalog(language or spec.language)
     book = Book(game, payoffs(game), t)
+    book.found = examples(game, book.table)
+    known = {c.name for c in spec.contests}
+    for option, value, other in _switched(book):
+        new = [c.name for c in other.spec.contests if c.name not in known]
+        if new:
+            book.found += examples(other, _payoffs(other), {option: value}, new)
+            known |= set(new)
     body: list[Block] = []
     for article in (_players_and_deck, _card_order, _values, _tricks, _stakes, _contests, _special,
                     _fold_and_more, _match, _options, _interpretations, _glossary):
@@ -337,7 +414,7 @@ def rulebook(game: Game, language: str | None = None) -> list[Block]:
     chosen = [book.option_value(k, v) for k, v in spec.chosen if k in tables]
     head.append(Para(t("edition", options=t("list.sep").join(chosen) if chosen else t("edition.none"))))
     head.append(Contents(t("contents"), tuple(book.articles)))
-    return head + body
+    return book, head + body
 
 
 def _players_and_deck(book: Book) -> Iterator[Block]:
@@ -379,6 +456,7 @@ def _card_order(book: Book) -> Iterator[Block]:
     if turned is not None:
         yield Para(t("order.turned", card=ids[turned]))
     yield Grid((t("order.place"), t("order.cards")), tuple(rows))
+    yield from book.worked("order")
     if spec.trumps is not None and turned is not None:
         tr = spec.trumps
         trumps = [c for c in sorted(range(len(ids)), key=lambda c: -row[c])
@@ -436,6 +514,9 @@ def _values(book: Book) -> Iterator[Block]:
         rows = tuple((hand, t("values.none") if value is None else str(value))
                      for hand, value in _examples(game, v.name, turned))
         yield Grid((t("values.hand"), said(v.name)), rows)
+        yield Para(t("example.values.checked"))
+        book.shown += [(ex, f"{len(book.articles)}. {said(v.name)}: {' '.join(ex.facts['value_of']['hand'])}")
+                       for ex in book.found if ex.article == f"values:{v.name}"]
         yield from book.cite(v.cited)
 
 
@@ -466,6 +547,7 @@ def _tricks(book: Book) -> Iterator[Block]:
     yield Items(tuple(items))
     yield Para(t("tricks.outcomes"))
     yield Grid((t("tricks.results"), t("tricks.winner")), tuple(_outcome(t, o.pattern, o.result) for o in tr.outcomes))
+    yield from book.worked("tricks")
     yield from book.cite(tr.cited)
 
 
@@ -482,6 +564,7 @@ def _stakes(book: Book) -> Iterator[Block]:
     yield Para(" ".join(text))
     rows = [(said(s.call), str(s.accepted), str(s.declined)) for s in table.ladder]
     yield Grid((t("stakes.call"), t("stakes.accepted"), t("stakes.declined")), tuple(rows))
+    yield from book.worked("stakes")
     yield from book.cite(st.cited)
     for c in st.calls:
         if c.cited.source or c.cited.note:
@@ -534,7 +617,7 @@ def _contests(book: Book) -> Iterator[Block]:
         table = _payoffs(game)
         for c in game.spec.contests:
             if c.name not in known:
-                other = Book(game, table, book.t, book.articles)
+                other = Book(game, table, book.t, book.articles, book.found, book.shown, book.counts)
                 yield from _contest(other, c, table, book.option_value(option, value))
 
 
@@ -563,6 +646,7 @@ def _contest(book: Book, c: Contest, table: Payoffs, only: str | None = None) ->
     longer = len(chains) - len(shown)
     if longer:
         yield Para(t("chains.longer", n=longer, most=max(len(ch.calls) for ch in chains)))
+    yield from book.worked(f"contest:{c.name}")
     yield from book.cite(c.cited)
     for call in c.calls:
         if call.cited.source or call.cited.note:
@@ -600,6 +684,7 @@ def _fold_and_more(book: Book) -> Iterator[Block]:
     yield book.article("art.fold")
     pending = t("fold.pending.declined" if f.pending_contest == "declined" else "fold.pending.void")
     yield Para(t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays)) + " " + pending)
+    yield from book.worked("fold")
     yield from book.cite(f.cited)
     for a in spec.annulments:
         yield Para(t("annul.line", name=said(a.name), holds=book.cond(a.holds), cond=book.cond(a.when))
@@ -617,6 +702,7 @@ def _match(book: Book) -> Iterator[Block]:
     yield book.article("art.match")
     yield Para(t("match.line", target=m.target) + " "
                + t("match.end.now" if m.end == "immediately" else "match.end.hand"))
+    yield from book.worked("match")
     yield from book.cite(m.cited)
 
 
@@ -795,9 +881,27 @@ def render(game: Game, fmt: str = "md", language: str | None = None) -> str:
     return page(blocks, game.spec.title, lang) if fmt == "html" else markdown(blocks)
 
 
+def worked_cases(game: Game, spec_ref: str, language: str | None = None) -> dict[str, Any]:
+    """The rulebook's worked examples as one conformance case file, named as printed."""
+    book, _ = _book(game, language)
+    return case_file(game, spec_ref, [ex for ex, _ in book.shown], [title for _, title in book.shown])
+
+
 def run(args: argparse.Namespace, console: Console) -> int:
+    from pathlib import Path
+
     from interpreter.cli import _options as parse_options
     game = load_game(args.spec, parse_options(args.option))
+    if args.cases:
+        folder = Path(args.cases)
+        spec_ref = args.spec
+        if Path(spec_ref).suffix in (".yaml", ".yml"):
+            import os
+            spec_ref = os.path.relpath(Path(spec_ref).resolve(), folder.resolve())
+        path = folder / f"{game.spec.name or 'spec'}.yaml"
+        write_cases(path, worked_cases(game, spec_ref, args.lang))
+        console.print(f"wrote the worked examples to {path}", highlight=False)
+        return 0
     text = render(game, args.format, args.lang)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
@@ -815,4 +919,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="the language of the rulebook (default: the spec's language:, else English)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     p.add_argument("--output", metavar="FILE", default=None, help="write to FILE instead of printing")
+    p.add_argument("--cases", metavar="DIR", default=None,
+                   help="write the rulebook's worked examples as conformance cases into DIR/<spec>.yaml")
     p.set_defaults(run=run)

@@ -306,3 +306,37 @@ MESSAGES.update({
     "verb.announce": "announce",
     "verb.good": "good",
 })
+
+# worked examples
+MESSAGES.update({
+    'example': '**Example {n}** — {title}:',
+    'example.deal': 'Deal: {hands}.',
+    'example.seat': 'seat {seat} holds {cards}',
+    'example.turned': 'Turned card: {card}.',
+    'example.options': 'Table option: {options}.',
+    'example.score': 'Score before the hand: {a} to {b}.',
+    'example.play': 'Play: {steps}.',
+    'example.step': 'seat {seat} {what}',
+    'example.plays': 'plays {card}',
+    'example.plays.blind': 'plays its card number {n} unseen',
+    'example.covers': 'plays {card} face down',
+    'example.result': 'Result: the hand is over; the score is {a} to {b}.',
+    'example.result.match': 'Result: team {team} wins the match, {a} to {b}.',
+    'example.order': 'The suite checks the order row by row: {beats}, …; and the cards of one row tie.',
+    'example.beats': '{a} beats {b}',
+    'example.value': '{name} of {hand}: {value}',
+    'example.values.checked': 'The conformance suite checks every row of this table.',
+    'order.example': 'the order of the cards',
+    'values.example': "a hand's value",
+    'tricks.example.full': 'a hand played to its end, every card in the order dealt',
+    'tricks.example.tie': 'a hand with a tied trick',
+    'stakes.example.accepted': '{call} accepted, and the hand played out',
+    'stakes.example.declined': '{call} declined',
+    'fold.example': 'the mano leaves the hand at once',
+    'match.example': 'a point short of the target, the hand won ends the match',
+    'contest.example.accepted': '{calls}, accepted',
+    'contest.example.declined': '{calls}, declined',
+    'contest.example.declared': '{calls}, nobody answering',
+})
+
+MESSAGES.update({"example.tricks": "Tricks: {tricks}.", "example.team": "team {n}", "example.tie": "tied"})

@@ -289,3 +289,37 @@ MESSAGES = {
     "verb.announce": "cantar los tantos",
     "verb.good": "son buenas",
 }
+
+# worked examples
+MESSAGES.update({
+    'example': '**Ejemplo {n}** — {title}:',
+    'example.deal': 'Reparto: {hands}.',
+    'example.seat': 'el jugador {seat} tiene {cards}',
+    'example.turned': 'Muestra: {card}.',
+    'example.options': 'Opción de mesa: {options}.',
+    'example.score': 'Tanteador antes de la mano: {a} a {b}.',
+    'example.play': 'Jugada: {steps}.',
+    'example.step': 'jugador {seat}: {what}',
+    'example.plays': 'juega {card}',
+    'example.plays.blind': 'juega sin verla su carta número {n}',
+    'example.covers': 'juega {card} tapada',
+    'example.result': 'Resultado: la mano terminó; el tanteador queda {a} a {b}.',
+    'example.result.match': 'Resultado: el equipo {team} gana el partido, {a} a {b}.',
+    'example.order': 'La batería de casos verifica el orden fila por fila: {beats}, …; y las cartas de una misma fila empardan.',
+    'example.beats': '{a} le gana a {b}',
+    'example.value': '{name} de {hand}: {value}',
+    'example.values.checked': 'La batería de casos de conformidad verifica cada fila de esta tabla.',
+    'order.example': 'el orden de las cartas',
+    'values.example': 'el valor de una mano',
+    'tricks.example.full': 'una mano jugada hasta el final, cada carta en el orden en que se repartió',
+    'tricks.example.tie': 'una mano con una baza parda',
+    'stakes.example.accepted': '{call} querido, y la mano jugada hasta el final',
+    'stakes.example.declined': '{call} no querido',
+    'fold.example': 'el mano se va al mazo de entrada',
+    'match.example': 'a un punto de ganar, la mano ganada termina el partido',
+    'contest.example.accepted': '{calls}, querido',
+    'contest.example.declined': '{calls}, no querido',
+    'contest.example.declared': '{calls}, sin respuesta',
+})
+
+MESSAGES.update({"example.tricks": "Bazas: {tricks}.", "example.team": "equipo {n}", "example.tie": "parda"})

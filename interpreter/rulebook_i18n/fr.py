@@ -288,3 +288,37 @@ MESSAGES = {
     "verb.announce": "annoncer ses points",
     "verb.good": "s'incliner",
 }
+
+# worked examples
+MESSAGES.update({
+    'example': '**Exemple {n}** — {title} :',
+    'example.deal': 'Donne : {hands}.',
+    'example.seat': 'le joueur {seat} a {cards}',
+    'example.turned': 'Carte retournée : {card}.',
+    'example.options': 'Option de table : {options}.',
+    'example.score': 'Score avant la donne : {a} à {b}.',
+    'example.play': 'Jeu : {steps}.',
+    'example.step': 'joueur {seat} : {what}',
+    'example.plays': 'joue {card}',
+    'example.plays.blind': 'joue sans la voir sa carte numéro {n}',
+    'example.covers': 'joue {card} face cachée',
+    'example.result': 'Résultat : la donne est finie ; le score est de {a} à {b}.',
+    'example.result.match': "Résultat : l'équipe {team} gagne la partie, {a} à {b}.",
+    'example.order': "Les cas de conformité vérifient l'ordre ligne par ligne : {beats}, … ; et les cartes d'une même ligne sont égales.",
+    'example.beats': '{a} bat {b}',
+    'example.value': '{name} de {hand} : {value}',
+    'example.values.checked': 'Les cas de conformité vérifient chaque ligne de ce tableau.',
+    'order.example': "l'ordre des cartes",
+    'values.example': "la valeur d'une main",
+    'tricks.example.full': "une donne jouée jusqu'au bout, chaque carte dans l'ordre où elle a été distribuée",
+    'tricks.example.tie': 'une donne avec une levée nulle',
+    'stakes.example.accepted': "{call} accepté, et la donne jouée jusqu'au bout",
+    'stakes.example.declined': '{call} refusé',
+    'fold.example': "la mano quitte la donne d'emblée",
+    'match.example': 'à un point du but, la donne gagnée termine la partie',
+    'contest.example.accepted': '{calls}, accepté',
+    'contest.example.declined': '{calls}, refusé',
+    'contest.example.declared': '{calls}, sans réponse',
+})
+
+MESSAGES.update({"example.tricks": "Levées : {tricks}.", "example.team": "équipe {n}", "example.tie": "nulle"})

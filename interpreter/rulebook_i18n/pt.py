@@ -284,3 +284,37 @@ MESSAGES = {
     "verb.announce": "dizer os pontos",
     "verb.good": "dar-se por vencido",
 }
+
+# worked examples
+MESSAGES.update({
+    'example': '**Exemplo {n}** — {title}:',
+    'example.deal': 'Cartas dadas: {hands}.',
+    'example.seat': 'o jogador {seat} tem {cards}',
+    'example.turned': 'Vira: {card}.',
+    'example.options': 'Opção de mesa: {options}.',
+    'example.score': 'Placar antes da mão: {a} a {b}.',
+    'example.play': 'Jogada: {steps}.',
+    'example.step': 'jogador {seat}: {what}',
+    'example.plays': 'joga {card}',
+    'example.plays.blind': 'joga sem ver a sua carta número {n}',
+    'example.covers': 'joga {card} coberta',
+    'example.result': 'Resultado: a mão terminou; o placar fica {a} a {b}.',
+    'example.result.match': 'Resultado: a dupla {team} ganha a partida, {a} a {b}.',
+    'example.order': 'Os casos de conformidade verificam a ordem linha por linha: {beats}, …; e as cartas da mesma linha empatam.',
+    'example.beats': '{a} ganha de {b}',
+    'example.value': '{name} de {hand}: {value}',
+    'example.values.checked': 'Os casos de conformidade verificam cada linha desta tabela.',
+    'order.example': 'a ordem das cartas',
+    'values.example': 'o valor de uma mão',
+    'tricks.example.full': 'uma mão jogada até o fim, cada carta na ordem em que foi dada',
+    'tricks.example.tie': 'uma mão com uma vaza empatada',
+    'stakes.example.accepted': '{call} aceito, e a mão jogada até o fim',
+    'stakes.example.declined': '{call} recusado',
+    'fold.example': 'o mão corre de saída',
+    'match.example': 'a um ponto do objetivo, a mão ganha termina a partida',
+    'contest.example.accepted': '{calls}, aceita',
+    'contest.example.declined': '{calls}, recusada',
+    'contest.example.declared': '{calls}, sem resposta',
+})
+
+MESSAGES.update({"example.tricks": "Vazas: {tricks}.", "example.team": "dupla {n}", "example.tie": "empatada"})
