@@ -456,7 +456,6 @@ def _card_order(book: Book) -> Iterator[Block]:
     if turned is not None:
         yield Para(t("order.turned", card=ids[turned]))
     yield Grid((t("order.place"), t("order.cards")), tuple(rows))
-    yield from book.worked("order")
     if spec.trumps is not None and turned is not None:
         tr = spec.trumps
         trumps = [c for c in sorted(range(len(ids)), key=lambda c: -row[c])
@@ -472,6 +471,7 @@ def _card_order(book: Book) -> Iterator[Block]:
         if tr.points:
             yield Para(t("trumps.points", points=", ".join(f"{r}: {p}" for r, p in tr.points)))
         yield from book.cite(tr.cited)
+    yield from book.worked("order")
     yield from book.cite(spec.ranking.cited)
 
 
