@@ -72,7 +72,7 @@ def test_readings_in_spanish_and_french() -> None:
     es, fr = prose("es"), prose("fr")
     e = parse("trick == 1 and not played and stake_level == 0")
     assert es.cond(e) == ("se juega la primera baza, el jugador todavía no jugó ninguna carta y no se quiso "
-                          "ningún canto de truco")
+                          "ningún canto de la apuesta")
     assert fr.cond(e) == ("on joue la première levée, le joueur n'a encore joué aucune carte et aucune enchère "
                           "n'a été acceptée")
     assert es.amount(parse("target - leader")) == "lo que le falta al que va ganando para ganar el partido"
@@ -111,3 +111,19 @@ def test_catalogs_are_complete(language: str) -> None:
 
 def test_unknown_language_is_english() -> None:
     assert catalog("xx").language == "en" and catalog(None)("art.match") == "The match"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalogs_name_no_call_of_a_spec(language: str) -> None:
+    """A catalog says "the stake", "a call", "the contest": the names of calls, contests and hand
+    values come from the spec (a house variant may name them otherwise)."""
+    from tests.interpreter.test_no_variant_names import variant_names
+    names = variant_names()
+    defined = {w.lower() for kind in ("stake call", "contest", "contest call", "value") for w in names[kind]}
+    module = __import__(f"interpreter.rulebook_i18n.{language}", fromlist=["x"])
+    texts = [*module.MESSAGES.values(), *module.IDIOMS.values()]
+    for table in (module.NAMES, module.FUNCTIONS):
+        for value in table.values():
+            texts += list(value) if isinstance(value, tuple) else [value]
+    words = {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ_]+", text)}
+    assert not words & defined, sorted(words & defined)
