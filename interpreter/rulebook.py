@@ -791,6 +791,79 @@ def changes(book: Book, option: str, value: object) -> tuple[list[str], list[str
     return added, removed, rows
 
 
+RULE_ARTICLES = ("_players_and_deck", "_card_order", "_values", "_tricks", "_special", "_fold_and_more", "_match")
+
+
+_RULE_LINES: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
+
+
+def rule_lines(book: Book) -> list[tuple[str, str]]:
+    """The rules of a game as lines of text, each under its article's title (numbers left
+    out): what two games' rulebooks are compared by, to say what an option's value changes in
+    words. Payoff tables are compared apart (`changes`); citations are left out."""
+    key = (_spec_ref(book.game), _key(book.spec.chosen), book.t.language)
+    if key not in _RULE_LINES:
+        _RULE_LINES[key] = _rule_lines(book)
+    return _RULE_LINES[key]
+
+
+def _rule_lines(book: Book) -> list[tuple[str, str]]:
+    probe = Book(book.game, book.table, book.t)
+    blocks: list[Block] = []
+    for name in RULE_ARTICLES:
+        blocks += globals()[name](probe)
+    if book.spec.stakes.calls:
+        blocks += [b for b in _stakes(probe) if not isinstance(b, Grid)]
+    for c in book.spec.contests:
+        blocks += [b for b in _contest(probe, c, book.table) if not isinstance(b, Grid)]
+    out: list[tuple[str, str]] = []
+    title = ""
+    note = book.t("note", text="").strip()
+    for b in blocks:
+        if isinstance(b, Heading):
+            title = re.sub(r"^[^\d]*\d+\.\s*", "", b.text) if b.level == 2 else title
+        elif isinstance(b, Para) and not b.text.startswith(note) and not re.fullmatch(r"\*\*[^*]+\*\*", b.text):
+            out.append((title, b.text))
+        elif isinstance(b, Items):
+            out += [(title, i) for i in b.items]
+        elif isinstance(b, Grid):
+            out += [(title, " — ".join(row)) for row in b.rows]
+    return out
+
+
+def _value_changes(book: Book, o: OptionDecl) -> Iterator[Block]:
+    """For each other value of an option: the calls it adds or removes, the rules that read
+    otherwise, and the payoffs that differ, all from the game built under that value."""
+    t = book.t
+    chosen = dict(book.spec.chosen)
+    mine = rule_lines(book)
+    for v in o.values:
+        if v == chosen.get(o.name):
+            continue
+        other = _variant(book, o.name, v)
+        added, removed, rows = changes(book, o.name, v)
+        theirs = rule_lines(Book(other, _payoffs(other), t))
+        known = {title for title, _ in mine}
+        reads = [t("options.reads", line=f"{title}: {text}") for title, text in theirs
+                 if (title, text) not in mine and title in known]
+        reads += [t("options.article", title=title) for title in
+                  dict.fromkeys(title for title, _ in theirs if title not in known)]
+        yield Para(t("options.with", option=book.option_value(o.name, v)))
+        items = []
+        if added:
+            items.append(t("options.added", calls=t("list.sep").join(said(c) for c in added)))
+        if removed:
+            items.append(t("options.removed", calls=t("list.sep").join(said(c) for c in removed)))
+        items += reads
+        if items:
+            yield Items(tuple(items))
+        if rows:
+            yield Grid((t("changes.what"), book.option_value(o.name, chosen.get(o.name)),
+                        book.option_value(o.name, v)), tuple(rows))
+        if not items and not rows:
+            yield Items((t("options.nothing"),))
+
+
 def _options(book: Book) -> Iterator[Block]:
     t = book.t
     tables = [o for o in book.spec.options if o.kind != "interpretation"]
@@ -806,27 +879,8 @@ def _options(book: Book) -> Iterator[Block]:
                  here=book.value_words(chosen.get(o.name)))
         yield Para((plain(o.doc) + " " if o.doc else "") + line)
         yield from book.cite(o.cited)
-        if o.name == "players":
-            continue
-        for v in o.values:
-            if v == chosen.get(o.name):
-                continue
-            added, removed, rows = changes(book, o.name, v)
-            head = t("options.with", option=book.option_value(o.name, v))
-            said_any = False
-            if added:
-                yield Para(head + " " + t("options.added", calls=t("list.sep").join(said(c) for c in added)))
-                said_any = True
-            if removed:
-                yield Para(head + " " + t("options.removed", calls=t("list.sep").join(said(c) for c in removed)))
-                said_any = True
-            if rows:
-                if not said_any:
-                    yield Para(head)
-                yield Grid((t("changes.what"), book.option_value(o.name, chosen.get(o.name)),
-                            book.option_value(o.name, v)), tuple(rows))
-            elif not said_any:
-                yield Para(head + " " + t("options.nothing"))
+        if o.name != "players":
+            yield from _value_changes(book, o)
 
 
 def _interpretations(book: Book) -> Iterator[Block]:
@@ -845,6 +899,7 @@ def _interpretations(book: Book) -> Iterator[Block]:
                                                       default=book.value_words(o.default),
                                                       here=book.value_words(chosen.get(o.name))))
         yield from book.cite(o.cited)
+        yield from _value_changes(book, o)
 
 
 def _glossary(book: Book) -> Iterator[Block]:

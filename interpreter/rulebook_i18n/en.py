@@ -340,3 +340,8 @@ MESSAGES.update({
 })
 
 MESSAGES.update({"example.tricks": "Tricks: {tricks}.", "example.team": "team {n}", "example.tie": "tied"})
+
+MESSAGES["options.reads"] = "the rule reads: {line}"
+
+MESSAGES["options.article"] = 'the article "{title}" applies'
+MESSAGES["options.nothing"] = 'no call, rule or payoff changes under the other options of this edition.'

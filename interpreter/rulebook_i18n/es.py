@@ -323,3 +323,8 @@ MESSAGES.update({
 })
 
 MESSAGES.update({"example.tricks": "Bazas: {tricks}.", "example.team": "equipo {n}", "example.tie": "parda"})
+
+MESSAGES["options.reads"] = "la regla dice: {line}"
+
+MESSAGES["options.article"] = 'se aplica el artículo «{title}»'
+MESSAGES["options.nothing"] = 'no cambia ningún canto, regla ni pago con las demás opciones de esta edición.'

@@ -322,3 +322,8 @@ MESSAGES.update({
 })
 
 MESSAGES.update({"example.tricks": "Levées : {tricks}.", "example.team": "équipe {n}", "example.tie": "nulle"})
+
+MESSAGES["options.reads"] = "la règle devient : {line}"
+
+MESSAGES["options.article"] = "l'article « {title} » s'applique"
+MESSAGES["options.nothing"] = 'aucune annonce, règle ni gain ne change avec les autres options de cette édition.'

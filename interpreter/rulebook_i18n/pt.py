@@ -318,3 +318,8 @@ MESSAGES.update({
 })
 
 MESSAGES.update({"example.tricks": "Vazas: {tricks}.", "example.team": "dupla {n}", "example.tie": "empatada"})
+
+MESSAGES["options.reads"] = "a regra diz: {line}"
+
+MESSAGES["options.article"] = 'aplica-se o artigo «{title}»'
+MESSAGES["options.nothing"] = 'nenhum pedido, regra ou pagamento muda com as outras opções desta edição.'

@@ -153,7 +153,8 @@ def test_options_say_what_each_value_changes() -> None:
     assert "This article applies only with the table option flor: yes." in flor
     assert ["flor, contraflor", "6", "4"] in table_rows(flor)
     options = section(text, "Table options")
-    assert "With flor: yes: the calls flor, contraflor, contraflor al resto become possible." in options
+    assert "With flor: yes:\n\n- the calls flor, contraflor, contraflor al resto become possible." in options
+    assert '- the article "The flor: calls and what they pay" applies' in options
     assert ["flor, contraflor", "—", "accepted 6, declined 4"] in table_rows(options)
     assert ["points to win", "30", "15"] in table_rows(options) and "### points to win" in options
     assert ["falta envido", "accepted 30, declined 1", "accepted 15, declined 1"] in table_rows(options)
@@ -187,3 +188,15 @@ def test_cli_writes_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "@media print" in page and "size:A4" in page
     assert main(["rules", "teg"]) == 0
     assert capsys.readouterr().out.startswith("# Reglas del truco argentino")
+
+
+def test_interpretation_choices_say_what_each_reading_changes() -> None:
+    """The other reading's rules are read from the game built under it: uruguayo's three_pardas
+    'nobody' changes one line of the trick table; its falta value 'winner' the falta's worth."""
+    choices = section(english("uruguayo"), "Interpretation choices")
+    three = choices.split("### three pardas", 1)[1].split("###", 1)[0]
+    assert "With three pardas: nobody:\n\n- the rule reads: Tricks and ties: T T T — nobody: no one scores" in three
+    falta = choices.split("### falta value", 1)[1].split("###", 1)[0]
+    assert ("- the rule reads: The envido: calls and what they pay: **falta envido** (worth what the winning team "
+            "lacks to win the match)") in falta
+    assert ["falta envido", "accepted 40, declined 1", "accepted 20, declined 1"] in table_rows(falta)
