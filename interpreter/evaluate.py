@@ -58,7 +58,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("eval", help="print, for one hand, a hand value the spec names or any hand formula")
     p.add_argument("spec", help="a bundled spec name or a spec file")
     p.add_argument("formula", help="a hand value the spec names (see its rulebook) or a DSL formula over a hand")
-    p.add_argument("--hand", nargs="+", required=True, metavar="CARD", help="the hand's cards, as the spec's deck writes them")
+    p.add_argument("--hand", nargs="+", required=True, metavar="CARD",
+                   help="the hand's cards, as the spec's deck writes them")
     p.add_argument("--turned", metavar="CARD", default=None, help="the turned card, for specs that turn one")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     p.set_defaults(run=run)

@@ -216,7 +216,7 @@ def _card_facts(game: Game) -> list[Example]:
     row = game.strength[turned]
     levels = sorted({row[c] for c in range(len(ids)) if c != turned}, reverse=True)
     tiers = [[ids[c] for c in range(len(ids)) if row[c] == s and c != turned] for s in levels]
-    beats = [[a[0], b[0]] for a, b in zip(tiers, tiers[1:])]
+    beats = [[a[0], b[0]] for a, b in zip(tiers, tiers[1:], strict=False)]
     ties = [[t[0], c] for t in tiers for c in t[1:]]
     facts: dict[str, Any] = {"beats": beats}
     if ties:
@@ -244,7 +244,7 @@ def case_file(game: Game, spec_ref: str, found: Sequence[Example], titles: Seque
     rulebook does."""
     options = {k: v for k, v in game.options.items()}
     cases = []
-    for i, (ex, title) in enumerate(zip(found, titles), start=1):
+    for i, (ex, title) in enumerate(zip(found, titles, strict=True), start=1):
         case = ex.case(i)
         case["name"] = title
         cases.append(case)

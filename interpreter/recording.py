@@ -61,4 +61,5 @@ class Recorder:
 
     def write(self, path: str | Path, spec: str, name: str) -> None:
         data = self.case_file(spec, name)
-        Path(path).write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None), encoding="utf-8")
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None)
+        Path(path).write_text(text, encoding="utf-8")

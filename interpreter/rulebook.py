@@ -99,9 +99,11 @@ def _inline(text: str) -> str:
 
 
 STYLE = """
-body{font-family:Georgia,'Times New Roman',serif;max-width:46em;margin:2em auto;padding:0 1em;line-height:1.45;color:#111}
-h1{font-size:1.8em;margin-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #999}h3{margin-top:1.2em}
-table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #999;padding:.15em .5em;text-align:left;vertical-align:top}
+body{font-family:Georgia,'Times New Roman',serif;max-width:46em;margin:2em auto;padding:0 1em;
+ line-height:1.45;color:#111}
+h1{font-size:1.8em;margin-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #999}
+h3{margin-top:1.2em}table{border-collapse:collapse;margin:.6em 0}
+td,th{border:1px solid #999;padding:.15em .5em;text-align:left;vertical-align:top}
 th{background:#eee}blockquote{color:#444;border-left:3px solid #bbb;margin:.6em 0;padding-left:1em;font-style:italic}
 nav.toc ol{columns:2}nav.toc a{text-decoration:none;color:inherit}
 @media print{
@@ -388,7 +390,6 @@ class Book:
 
 def rulebook(game: Game, language: str | None = None) -> list[Block]:
     """The whole document for one compiled game, in `language` (default: the spec's)."""
-    spec = game.spec
     return _book(game, language)[1]
 
 
@@ -432,7 +433,8 @@ def _players_and_deck(book: Book) -> Iterator[Block]:
     points = dict(deck.points)
     if any(points.values()):
         yield Para(t("deck.points"))
-        yield Grid((t("deck.rank"), *deck.ranks), ((t("deck.points.row"), *(str(points.get(r, 0)) for r in deck.ranks)),))
+        row = (t("deck.points.row"), *(str(points.get(r, 0)) for r in deck.ranks))
+        yield Grid((t("deck.rank"), *deck.ranks), (row,))
     if deck.figures:
         yield Para(t("deck.figures", figures=", ".join(sorted(deck.figures, key=deck.ranks.index))))
     yield from book.cite(deck.cited)
