@@ -1,10 +1,12 @@
-"""The `truco` command: play, replay, check, specs, schema."""
+"""The `truco` command: play, replay, check, specs, schema, and the extensions below."""
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
@@ -24,6 +26,7 @@ EXTENSIONS: tuple[str, ...] = (
     "interpreter.measure.analyze",
     "interpreter.designer.rulebook",
     "interpreter.designer.diff",
+    "interpreter.designer.evaluate",
 )
 
 
@@ -36,8 +39,26 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     if args.players is not None:
         options["players"] = str(args.players)
     game = load_game(args.spec, options)
+    recorder: list = []
+
+    def watch(state) -> None:
+        from interpreter.designer.recording import Recorder
+        if not recorder:
+            recorder.append(Recorder(state))
+        recorder[0].update()
+
+    def record() -> None:
+        if args.record and recorder:
+            spec = args.spec
+            if Path(spec).suffix in (".yaml", ".yml"):
+                spec = os.path.relpath(Path(spec).resolve(), Path(args.record).resolve().parent)
+            recorder[0].write(args.record, spec, f"a match of {game.spec.title} played with seed {args.seed}")
+            console.print(f"recorded to {escape(args.record)}; replay it with: truco replay {escape(args.record)}",
+                          highlight=False)
+
     if args.human is None:
-        play_match(game, seed=args.seed, console=console, max_hands=args.hands, bot=args.bots)
+        play_match(game, seed=args.seed, console=console, max_hands=args.hands, bot=args.bots, watch=watch)
+        record()
         return 0
     if not 0 <= args.human < game.num_players:
         console.print(f"[bold red]error[/] there is no seat {args.human}: seats run 0..{game.num_players - 1}",
@@ -45,7 +66,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         return 2
     bots = [None if s == args.human else BOTS[args.bots](None if args.seed is None else args.seed * 1000 + s)
             for s in range(game.num_players)]
-    TerminalBoard(game, args.human, bots, console, seed=args.seed).play(max_hands=args.hands)
+    TerminalBoard(game, args.human, bots, console, seed=args.seed).play(max_hands=args.hands, watch=watch)
+    record()
     return 0
 
 
@@ -110,9 +132,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None, help="shorthand for -o players=N")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="write the hands played as a replayable conformance case (truco replay FILE)")
     p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser("replay", help="run conformance case files (see CONFORMANCE.md)")
+    p = sub.add_parser("replay", help="run conformance case files (format: docs/conformance.md)",
+                       description="Run conformance case files against their specs. The case format "
+                                   "is described in docs/conformance.md of the project.")
     p.add_argument("paths", nargs="+", help="case files, or folders searched for *.yaml")
     p.add_argument("--json", action="store_true", help="print a machine-readable report")
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")

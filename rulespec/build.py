@@ -128,6 +128,7 @@ class Builder:
             match=self.match(),
             verbs=self.verbs(),
             disabled_calls=tuple(self.disabled),
+            language=str(self.get(("language",), "en")),
             raw=self.tree,
         )
         if self.diagnostics:

@@ -14,7 +14,7 @@ from rulespec.errors import Loc
 
 OptionValue = int | bool | str
 
-# The verbs every spec understands besides its calls (CONFORMANCE.md), card verbs apart.
+# The verbs every spec understands besides its calls (docs/conformance.md), card verbs apart.
 COMMON_VERBS = ("accept", "decline", "fold", "announce", "good")
 CARD_VERBS = ("play", "cover")
 
@@ -288,6 +288,7 @@ class Spec:
     match: Match
     verbs: tuple[tuple[str, str], ...]
     disabled_calls: tuple[str, ...] = ()
+    language: str = "en"             # the rulebook's language: en, es, fr, pt
     raw: Any = field(compare=False, repr=False, default=None)
 
     def option(self, name: str) -> OptionValue:

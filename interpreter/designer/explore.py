@@ -54,7 +54,7 @@ class Witness:
     score: tuple[int, ...] | None = None
 
     def as_case(self, name: str, expect: dict[str, Any] | None = None) -> dict[str, Any]:
-        """One case in the conformance format (CONFORMANCE.md), ending with `expect`."""
+        """One case in the conformance format (docs/conformance.md), ending with `expect`."""
         case: dict[str, Any] = {"name": name, **deal_case(self.deal)}
         if self.score is not None:
             case["score"] = list(self.score)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
 from rulespec.dsl import names_used
-from rulespec.errors import IllegalAction, TrucoError
+from rulespec.errors import SpecError, IllegalAction, TrucoError
 from rulespec.ir import Contest, ContestCall, Formula, Span
 
 from interpreter.designer.explore import SCORE_NAMES, Keys, repeats_past, Violation, Witness, canonical, fork, sample_deals
@@ -221,7 +221,8 @@ def _chains(game: Game, contest: Contest, deal: Deal, out: Payoffs) -> Found:
             except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
                 rule = _rule(contest, chain, action) if action in ("accept", "decline") else None
                 doing = {"accept": "accepting", "decline": "declining"}.get(action, action)
-                out.problems.append(Violation("payoff", f"the payoff cannot be computed: {err}",
+                reason = err.diagnostics[0].message if isinstance(err, SpecError) else str(err)
+                out.problems.append(Violation("payoff", f"the payoff cannot be computed: {reason}",
                                               rule.span if rule else contest.span, Witness(deal, path + (step,)),
                                               detail=f"{doing} {' '.join(chain) or contest.name}"))
                 if chain in found:

@@ -1,4 +1,4 @@
-"""`truco replay`: run conformance case files (the format of CONFORMANCE.md) against specs.
+"""`truco replay`: run conformance case files (the format of docs/conformance.md) against specs.
 
 A file is first checked as a whole (spec, options, cards, actions, expectation keys); an
 invalid file is reported with file:line and skipped, the others still run. A case fails at

@@ -1,18 +1,21 @@
-"""`truco rules`: a readable rulebook generated from a spec, in Markdown or HTML.
+"""`truco rules`: the rulebook of a spec, generated from it, in Markdown or HTML.
 
-Everything is read from the IR and from the engine (the card order from the compiled
-strengths, the examples from the hand-value tables, the payoff tables from payoffs.py), so
-the document says what the interpreter will do. Each section cites the `source:` and
-`note:` written in the spec.
+Everything is read from the IR and from the engine: the card order from the compiled
+strengths, the examples from the hand-value tables, the payoff tables from payoffs.py, what
+a table option changes from the payoff tables and the calls of the games built under each
+of its values. Formulas and conditions are written as sentences (interpreter/designer/prose.py), in
+the spec's language (`language:`, or `--lang`) from the catalogs of
+interpreter/designer/rulebook_i18n/. Each article cites the `source:` and `note:` written in the spec.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import operator
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 from rich.console import Console
@@ -21,8 +24,11 @@ from rulespec import dsl
 from rulespec.formula import option_constants
 from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec
 
-from interpreter.engine.game import Game, load_game
+from interpreter.designer.examples import Example, case_file, examples, write_cases
 from interpreter.designer.payoffs import Chain, Payoffs, payoffs, show
+from interpreter.designer.prose import Prose
+from interpreter.designer.rulebook_i18n import Catalog, catalog
+from interpreter.engine.game import Game, load_game
 
 # -- a small document model, rendered as Markdown or HTML ---------------------------------
 
@@ -31,6 +37,7 @@ from interpreter.designer.payoffs import Chain, Payoffs, payoffs, show
 class Heading:
     level: int
     text: str
+    anchor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,15 @@ class Quote:
     text: str
 
 
-Block = Union[Heading, Para, Items, Grid, Quote]
+@dataclass(frozen=True)
+class Contents:
+    """The table of contents: (anchor, title) of every article."""
+
+    title: str
+    entries: tuple[tuple[str, str], ...]
+
+
+Block = Union[Heading, Para, Items, Grid, Quote, Contents]
 
 
 def markdown(blocks: Sequence[Block]) -> str:
@@ -69,24 +84,45 @@ def markdown(blocks: Sequence[Block]) -> str:
         elif isinstance(b, Grid):
             cells = [b.head, tuple("---" for _ in b.head), *b.rows]
             out.append("\n".join("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in cells))
+        elif isinstance(b, Contents):
+            out.append(f"**{b.title}**\n\n" + "\n".join(f"- {t}" for _, t in b.entries))
         else:
             out.append("\n".join(f"> {line}" for line in b.text.splitlines()))
     return "\n\n".join(out) + "\n"
 
 
 def _inline(text: str) -> str:
-    """HTML for the inline Markdown this module writes: `code`, **strong**, _emphasis_."""
+    """HTML for the inline Markdown this module writes: **strong**, _emphasis_."""
     text = html.escape(text, quote=False)
-    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
     return re.sub(r"(?<![\w])_([^_]+)_(?![\w])", r"<em>\1</em>", text)
 
 
-def page(blocks: Sequence[Block], title: str) -> str:
+STYLE = """
+body{font-family:Georgia,'Times New Roman',serif;max-width:46em;margin:2em auto;padding:0 1em;
+ line-height:1.45;color:#111}
+h1{font-size:1.8em;margin-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #999}
+h3{margin-top:1.2em}table{border-collapse:collapse;margin:.6em 0}
+td,th{border:1px solid #999;padding:.15em .5em;text-align:left;vertical-align:top}
+th{background:#eee}blockquote{color:#444;border-left:3px solid #bbb;margin:.6em 0;padding-left:1em;font-style:italic}
+nav.toc ol{columns:2}nav.toc a{text-decoration:none;color:inherit}
+@media print{
+ @page{size:A4;margin:18mm 16mm 20mm 16mm}
+ body{max-width:none;margin:0;padding:0;font-size:10.5pt}
+ h2{break-before:auto;break-after:avoid}h3{break-after:avoid}
+ table,blockquote,li{break-inside:avoid}thead{display:table-header-group}
+ a{color:inherit;text-decoration:none}nav.toc{break-after:page}
+}
+"""
+
+
+def page(blocks: Sequence[Block], title: str, language: str = "en") -> str:
     body: list[str] = []
     for b in blocks:
         if isinstance(b, Heading):
-            body.append(f"<h{b.level}>{_inline(b.text)}</h{b.level}>")
+            anchor = f' id="{b.anchor}"' if b.anchor else ""
+            tag = f"h{b.level}"
+            body.append(f"<{tag}{anchor}>{_inline(b.text)}</{tag}>")
         elif isinstance(b, Para):
             body.append(f"<p>{_inline(b.text)}</p>")
         elif isinstance(b, Items):
@@ -95,13 +131,14 @@ def page(blocks: Sequence[Block], title: str) -> str:
             head = "".join(f"<th>{_inline(c)}</th>" for c in b.head)
             rows = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in b.rows)
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+        elif isinstance(b, Contents):
+            items = "".join(f'<li><a href="#{a}">{_inline(t)}</a></li>' for a, t in b.entries)
+            body.append(f'<nav class="toc"><h2>{_inline(b.title)}</h2><ol>{items}</ol></nav>')
         else:
             body.append(f"<blockquote>{_inline(b.text)}</blockquote>")
-    style = ("body{font-family:sans-serif;max-width:52em;margin:2em auto;line-height:1.45}"
-             "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2em .6em}"
-             "blockquote{color:#555;border-left:3px solid #ccc;margin-left:0;padding-left:1em}")
-    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+    return (f"<!DOCTYPE html>\n<html lang=\"{language}\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
 
 
 # -- words ---------------------------------------------------------------------------------
@@ -117,13 +154,6 @@ def said(name: str) -> str:
 
 def chain_words(calls: Sequence[str]) -> str:
     return ", ".join(said(c) for c in calls)
-
-
-def _cite(cited: Cited) -> Iterator[Block]:
-    if cited.source:
-        yield Quote(f"Source: {cited.source}")
-    if cited.note:
-        yield Para(f"_Note:_ {cited.note}")
 
 
 _FOLDS: dict[str, Callable[[Any, Any], Any]] = {
@@ -188,31 +218,24 @@ def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
     return e
 
 
+def folded(f: Formula, spec: Spec) -> dsl.Expr:
+    """A formula's tree as it reads under the spec's chosen options."""
+    return fold(f.expr, option_constants(spec.chosen))
+
+
 def effective(f: Formula, spec: Spec) -> str:
-    """A formula as it reads under the spec's chosen options."""
+    """A formula's DSL text as it reads under the spec's chosen options (for `truco diff`)."""
     constants = option_constants(spec.chosen)
     if not any(n in constants for n in dsl.names_used(f.expr)):
         return f.text
     return dsl.unparse(fold(f.expr, constants))
 
 
-@dataclass(frozen=True)
-class Book:
-    """What the sections read: the compiled game and its payoff tables."""
-
-    game: Game
-    table: Payoffs
-
-    def formula(self, f: Formula) -> str:
-        """A formula in backquotes, as it reads under the options the rulebook is made for."""
-        return f"`{effective(f, self.game.spec)}`"
-
-
 RESULTS = {"A": "A", "B": "B", "mano": "the mano's team", "none": "nobody scores"}
 
 
 def outcome_words(pattern: Sequence[str], result: str) -> tuple[str, str]:
-    """A trick pattern and its result in words: (`A B T`, `A (won the first trick)`)."""
+    """A trick pattern and its result in English, for `truco diff`."""
     first: dict[str, int] = {}
     for i, letter in enumerate(pattern):
         first.setdefault(letter, i + 1)
@@ -224,80 +247,237 @@ def outcome_words(pattern: Sequence[str], result: str) -> tuple[str, str]:
     return " ".join(pattern), decided
 
 
-# -- sections ------------------------------------------------------------------------------
+def plain(text: str) -> str:
+    """A text the spec's author wrote (a source, a note, a doc) without code spans: a
+    backquoted name reads as words (`falta_half` → falta half)."""
+    return re.sub(r"`([^`]*)`", lambda m: said(m.group(1)), text)
 
 
-def rulebook(game: Game) -> list[Block]:
-    """The whole document for one compiled game."""
+def _shown(value: object) -> str:
+    """An option value as a reader writes it (`yes`/`no` for a switch, `real envido`)."""
+    return str(value).lower() if isinstance(value, bool) else said(str(value))
+
+
+# -- the book ------------------------------------------------------------------------------
+
+
+@dataclass
+class Book:
+    """What the articles read: the compiled game, its payoff tables, the catalog; and the
+    articles written so far (numbers and titles, for the table of contents)."""
+
+    game: Game
+    table: Payoffs
+    t: Catalog
+    articles: list[tuple[str, str]] = field(default_factory=list)
+    found: list[Example] = field(default_factory=list)
+    shown: list[tuple[Example, str]] = field(default_factory=list)
+    counts: dict[int, int] = field(default_factory=dict)        # examples printed per article
+
+    @property
+    def spec(self) -> Spec:
+        return self.game.spec
+
+    @functools.cached_property
+    def prose(self) -> Prose:
+        return Prose(self.t, self.call_words)
+
+    def call_words(self, name: str) -> str:
+        return said(name)
+
+    def cond(self, f: Formula) -> str:
+        """A condition as a clause, as it reads under the options the rulebook is made for."""
+        return self.prose.cond(folded(f, self.spec))
+
+    def amount(self, f: Formula) -> str:
+        """A formula as what it is worth, under the chosen options."""
+        return self.prose.amount(folded(f, self.spec))
+
+    def always(self, f: Formula) -> bool:
+        e = folded(f, self.spec)
+        return isinstance(e, dsl.Bool) and e.value
+
+    def never(self, f: Formula) -> bool:
+        e = folded(f, self.spec)
+        return isinstance(e, dsl.Bool) and not e.value
+
+    def article(self, key: str, **kw: Any) -> Heading:
+        number = len(self.articles) + 1
+        title = self.t("article", n=number, title=self.t(key, **kw))
+        anchor = f"art-{number}"
+        self.articles.append((anchor, title))
+        return Heading(2, title, anchor)
+
+    def worked(self, article: str) -> Iterator[Block]:
+        """The worked examples of an article: the deal, the actions and the result, each
+        also written as a conformance case (`--cases`)."""
+        mine = [ex for ex in self.found if ex.article == article]
+        for ex in mine:
+            self.counts[len(self.articles)] = self.counts.get(len(self.articles), 0) + 1
+            number = f"{len(self.articles)}.{self.counts[len(self.articles)]}"
+            title = self.t(ex.title, calls=chain_words(ex.calls) if ex.calls else "",
+                           call=said(self.spec.stakes.calls[0].name) if self.spec.stakes.calls else "")
+            self.shown.append((ex, f"{number}. {title}"))
+            yield Para(self.t("example", n=number, title=title))
+            yield Items(tuple(self._example_lines(ex)))
+
+    def _example_lines(self, ex: Example) -> list[str]:
+        t = self.t
+        lines: list[str] = []
+        if ex.deal is None:
+            if "beats" in ex.facts:
+                beats = t("list.sep").join(t("example.beats", a=a, b=b) for a, b in ex.facts["beats"][:4])
+                lines.append(t("example.order", beats=beats))
+            if "value_of" in ex.facts:
+                v = ex.facts["value_of"]
+                value = t("values.none") if v["value"] is None else str(v["value"])
+                lines.append(t("example.value", name=said(v["name"]), hand=" ".join(v["hand"]), value=value))
+            return lines
+        hands = t("list.semi").join(t("example.seat", seat=s, cards=" ".join(h)) for s, h in enumerate(ex.deal.hands))
+        lines.append(t("example.deal", hands=hands))
+        if ex.deal.turned:
+            lines.append(t("example.turned", card=ex.deal.turned))
+        if ex.options:
+            lines.append(t("example.options", options=t("list.sep").join(
+                self.option_value(k, v) for k, v in ex.options.items())))
+        if ex.score:
+            lines.append(t("example.score", a=ex.score[0], b=ex.score[1]))
+        lines.append(t("example.play", steps=t("list.sep").join(self._step(s) for s in ex.actions)))
+        result = ex.expect
+        if result.get("tricks"):
+            lines.append(t("example.tricks", tricks=t("list.sep").join(
+                t("example.tie") if x == "tie" else t("example.team", n=x) for x in result["tricks"])))
+        if result.get("match_over"):
+            lines.append(t("example.result.match", team=result["winner"], a=result["score"][0], b=result["score"][1]))
+        else:
+            lines.append(t("example.result", a=result["score"][0], b=result["score"][1]))
+        return lines
+
+    def _step(self, step: str) -> str:
+        seat, action = step.split(" ", 1)
+        words = action.split()
+        verb = words[0]
+        if verb == "play" and words[1].startswith("@"):
+            what = self.t("example.plays.blind", n=words[1][1:])
+        elif verb == "play":
+            what = self.t("example.plays", card=words[1])
+        elif verb == "cover":
+            what = self.t("example.covers", card=words[1])
+        elif verb in ("accept", "decline", "fold", "announce", "good"):
+            what = self.t(f"verb.{verb}")
+        else:
+            what = said(action)
+        return self.t("example.step", seat=seat, what=what)
+
+    def cite(self, cited: Cited) -> Iterator[Block]:
+        if cited.source:
+            yield Quote(self.t("source", text=plain(cited.source)))
+        if cited.note:
+            yield Para(self.t("note", text=plain(cited.note)))
+
+    def option_name(self, option: str) -> str:
+        """An option's name in words: the catalog's for the options every spec has."""
+        return self.t(f"opt.{option}") if self.t.has(f"opt.{option}") else said(option)
+
+    def option_value(self, option: str, value: object) -> str:
+        return self.t("option.value", name=self.option_name(option), value=self.value_words(value))
+
+    def value_words(self, value: object) -> str:
+        if isinstance(value, bool):
+            return self.t("value.true" if value else "value.false")
+        return said(str(value))
+
+
+def rulebook(game: Game, language: str | None = None) -> list[Block]:
+    """The whole document for one compiled game, in `language` (default: the spec's)."""
+    return _book(game, language)[1]
+
+
+def _book(game: Game, language: str | None = None) -> tuple[Book, list[Block]]:
     spec = game.spec
-    book = Book(game, payoffs(game))
-    blocks: list[Block] = [Heading(1, spec.title or spec.name)]
+    t = catalog(language or spec.language)
+    book = Book(game, payoffs(game), t)
+    book.found = examples(game, book.table)
+    known = {c.name for c in spec.contests}
+    for option, value, other in _switched(book):
+        new = [c.name for c in other.spec.contests if c.name not in known]
+        if new:
+            book.found += examples(other, _payoffs(other), {option: value}, new)
+            known |= set(new)
+    body: list[Block] = []
+    for article in (_players_and_deck, _card_order, _values, _tricks, _stakes, _contests, _special,
+                    _fold_and_more, _match, _options, _interpretations, _glossary):
+        body += article(book)
+    head: list[Block] = [Heading(1, spec.title or spec.name)]
     if spec.source:
-        blocks.append(Para(f"_Encodes:_ {spec.source}"))
-    chosen = ", ".join(f"{k} = {_shown(v)}" for k, v in spec.chosen) or "none"
-    blocks.append(Para(f"Generated from `{spec.file}` under the table options: {chosen}. "
-                       "Every number below is what the interpreter does with these rules."))
-    for section in (_players_and_deck, _card_order, _values, _tricks, _stakes, _contests, _special,
-                    _fold_and_more, _match, _options, _interpretations):
-        blocks += section(book)
-    return blocks
+        head.append(Para(t("encodes", text=spec.source)))
+    tables = {o.name for o in spec.options if o.kind != "interpretation"}
+    chosen = [book.option_value(k, v) for k, v in spec.chosen if k in tables]
+    head.append(Para(t("edition", options=t("list.sep").join(chosen) if chosen else t("edition.none"))))
+    head.append(Contents(t("contents"), tuple(book.articles)))
+    return book, head + body
 
 
 def _players_and_deck(book: Book) -> Iterator[Block]:
-    spec = book.game.spec
-    t, deck = spec.table, spec.deck
-    yield Heading(2, "Players and deck")
-    answer = "any player of the asked team" if t.answer == "any_opponent" else "the next opponent in turn"
-    yield Items((
-        f"{t.players} players in {t.teams} teams; partners sit alternately (seat s is on team s mod {t.teams}).",
-        "The deal passes to the " + ("next seat" if t.dealer == "next" else "previous seat")
-        + "; the seat after the dealer is the mano, who leads the first trick.",
-        f"A call is answered by {answer}.",
-        f"{len(deck.cards)} cards: ranks {', '.join(deck.ranks)} in the suits {', '.join(deck.suits)}; "
-        f"a card is written rank then suit (`{deck.cards[0]}`). Each player gets {deck.hand_size} cards.",
-    ))
-    yield from _cite(t.cited)
+    t, spec = book.t, book.spec
+    table, deck = spec.table, spec.deck
+    yield book.article("art.players")
+    items = [t("players.two") if table.players == 2 and table.teams == 2
+             else t("players.teams", players=table.players, teams=table.teams, per=table.players // table.teams),
+             t("players.dealer.next" if table.dealer == "next" else "players.dealer.previous"),
+             t("players.answer.any" if table.answer == "any_opponent" else "players.answer.next"),
+             t("deck.cards", n=len(deck.cards), ranks=", ".join(deck.ranks), suits=", ".join(deck.suits),
+               example=deck.cards[0], hand=deck.hand_size)]
+    yield Items(tuple(items))
+    yield from book.cite(table.cited)
     points = dict(deck.points)
     if any(points.values()):
-        yield Grid(("Rank", *deck.ranks), (("Points", *(str(points.get(r, 0)) for r in deck.ranks)),))
+        yield Para(t("deck.points"))
+        row = (t("deck.points.row"), *(str(points.get(r, 0)) for r in deck.ranks))
+        yield Grid((t("deck.rank"), *deck.ranks), (row,))
     if deck.figures:
-        yield Para(f"Figures: {', '.join(sorted(deck.figures, key=deck.ranks.index))}.")
-    yield from _cite(deck.cited)
+        yield Para(t("deck.figures", figures=", ".join(sorted(deck.figures, key=deck.ranks.index))))
+    yield from book.cite(deck.cited)
+
+
+def _example_turned(game: Game) -> int | None:
+    return next(iter(game.strength)) if game.turns_card else None
 
 
 def _card_order(book: Book) -> Iterator[Block]:
-    game = book.game
+    t, game = book.t, book.game
     spec = game.spec
-    yield Heading(2, "The order of the cards")
-    yield Para("From the strongest down; cards on one row are equal (a trick they tie in is tied).")
+    yield book.article("art.order")
+    yield Para(t("order.intro"))
     ids = game.cards.ids
-    turned = None
-    if game.turns_card:
-        turned = next(iter(game.strength))
+    turned = _example_turned(game)
     row = game.strength[turned]
     levels = sorted({row[c] for c in range(len(ids)) if c != turned}, reverse=True)
     rows = [(str(i + 1), " ".join(ids[c] for c in range(len(ids)) if row[c] == s and c != turned))
             for i, s in enumerate(levels)]
     if turned is not None:
-        yield Para(f"A card is turned after the deal and makes trumps, above every other card. For example, "
-                   f"with `{ids[turned]}` turned:")
-    yield Grid(("Place", "Cards"), tuple(rows))
-    yield Para(f"The spec writes the order: `{spec.ranking.text}`.")
-    if spec.trumps is not None:
+        yield Para(t("order.turned", card=ids[turned]))
+    yield Grid((t("order.place"), t("order.cards")), tuple(rows))
+    if spec.trumps is not None and turned is not None:
         tr = spec.trumps
+        trumps = [c for c in sorted(range(len(ids)), key=lambda c: -row[c])
+                  if game.views[turned].trump[c] and c != turned]
         if tr.kind == "next_rank":
-            yield Para(f"The trumps are the cards of the rank after the turned card's in the cycle "
-                       f"{', '.join(tr.cycle)} (wrapping round), ordered by suit, weakest first: "
-                       f"{' < '.join(tr.suit_order)}.")
+            yield Para(t("trumps.next_rank", cycle=", ".join(tr.cycle)))
         else:
-            yield Para(f"The trumps are the cards {', '.join(tr.ranks)} of the turned card's suit, strongest "
-                       "last" + (f"; when the turned card is one of them, {tr.substitute} stands in for it"
-                                 if tr.substitute else "") + ".")
-        yield from _cite(tr.cited)
-    yield from _cite(spec.ranking.cited)
+            rule = t("trumps.same_suit", ranks=", ".join(tr.ranks))
+            if tr.substitute:
+                rule += " " + t("trumps.substitute", rank=tr.substitute)
+            yield Para(rule)
+        yield Para(t("trumps.example", card=ids[turned], trumps=", ".join(ids[c] for c in trumps)))
+        if tr.points:
+            yield Para(t("trumps.points", points=", ".join(f"{r}: {p}" for r, p in tr.points)))
+        yield from book.cite(tr.cited)
+    yield from book.worked("order")
+    yield from book.cite(spec.ranking.cited)
 
 
-def _examples(game: Game, name: str, turned: int | None) -> list[tuple[str, str]]:
+def _examples(game: Game, name: str, turned: int | None) -> list[tuple[str, int | None]]:
     """Hands that show a value's range: the best and worst of a sample, and one that does
     not hold it when a hand may not."""
     table = game.values[name]
@@ -315,127 +495,165 @@ def _examples(game: Game, name: str, turned: int | None) -> list[tuple[str, str]
     missing = [h for h, v in seen.items() if v is None]
     picks += missing[:1]
     ids = game.cards.ids
-    out = []
-    for h in dict.fromkeys(picks):
-        value = seen[h]
-        out.append((" ".join(ids[c] for c in h), "does not hold it" if value is None else str(value)))
-    return out
+    return [(" ".join(ids[c] for c in h), seen[h]) for h in dict.fromkeys(picks)]
 
 
 def _values(book: Book) -> Iterator[Block]:
-    game = book.game
+    t, game = book.t, book.game
     spec = game.spec
     if not spec.values:
         return
-    yield Heading(2, "Counting the hands")
-    turned = next(iter(game.strength)) if game.turns_card else None
+    yield book.article("art.values")
+    turned = _example_turned(game)
     for v in spec.values:
         yield Heading(3, said(v.name))
-        lines = [f"Value: {book.formula(v.formula)}."]
-        if v.holds is not None:
-            lines.append(f"A hand holds it only when {book.formula(v.holds)}.")
+        lines = [t("values.value", name=said(v.name), value=book.amount(v.formula))]
+        if v.holds is not None and not book.always(v.holds):
+            lines.append(t("values.holds", cond=book.cond(v.holds)))
         yield Para(" ".join(lines))
-        note = f" (with `{game.cards.ids[turned]}` turned)" if turned is not None else ""
-        yield Para(f"Examples{note}:")
-        yield Grid(("Hand", said(v.name)), tuple(_examples(game, v.name, turned)))
-        yield from _cite(v.cited)
+        yield Para(t("values.examples.turned", card=game.cards.ids[turned]) if turned is not None
+                   else t("values.examples"))
+        rows = tuple((hand, t("values.none") if value is None else str(value))
+                     for hand, value in _examples(game, v.name, turned))
+        yield Grid((t("values.hand"), said(v.name)), rows)
+        yield Para(t("example.values.checked"))
+        book.shown += [(ex, f"{len(book.articles)}. {said(v.name)}: {' '.join(ex.facts['value_of']['hand'])}")
+                       for ex in book.found if ex.article == f"values:{v.name}"]
+        yield from book.cite(v.cited)
+
+
+def _outcome(t: Catalog, pattern: Sequence[str], result: str) -> tuple[str, str]:
+    first: dict[str, int] = {}
+    for i, letter in enumerate(pattern):
+        first.setdefault(letter, i + 1)
+    letters = {"A": t("tricks.letter.A"), "B": t("tricks.letter.B"), "T": t("tricks.letter.T")}
+    shown = " ".join(letters[p] for p in pattern)
+    if result in ("A", "B"):
+        where = first.get(result)
+        decided = t("tricks.to.team", team=letters[result], n=where) if where else letters[result]
+    else:
+        decided = t("tricks.to.mano" if result == "mano" else "tricks.to.none")
+    return shown, decided
 
 
 def _tricks(book: Book) -> Iterator[Block]:
-    game = book.game
+    t, game = book.t, book.game
     tr = game.spec.tricks
-    yield Heading(2, "Tricks and ties")
-    items = [f"A hand is {tr.count} tricks; the mano leads the first, the winner of a trick leads the next.",
-             "After a tied trick, " + ("the seat that led it leads again." if tr.after_tie == "same_leader"
-                                       else "the mano leads." if tr.after_tie == "mano"
-                                       else f"the lead goes as `{tr.after_tie}` says."),
-             "When partners tie for the best card, " + ("their team wins the trick." if tr.partners_tie ==
-                                                        "team_wins" else "the trick is tied.")]
+    yield book.article("art.tricks")
+    after = {"same_leader": "tricks.after.same", "mano": "tricks.after.mano", "first_best": "tricks.after.first"}
+    items = [t("tricks.count", n=tr.count), t(after.get(tr.after_tie, "tricks.after.same")),
+             t("tricks.partners.team" if tr.partners_tie == "team_wins" else "tricks.partners.tie")]
     if tr.cover is not None:
-        items.append(f"A card may be played face down when {book.formula(tr.cover)}; "
-                     + ("it keeps its rank, only hidden." if tr.cover_counts else "it never wins a trick."))
+        items.append(t("tricks.cover", cond=book.cond(tr.cover))
+                     + " " + t("tricks.cover.counts" if tr.cover_counts else "tricks.cover.dead"))
     yield Items(tuple(items))
-    yield Para("How the results decide the hand (A is a team, B the other, T a tied trick; the first pattern "
-               "that matches the results so far decides):")
-    yield Grid(("Results", "The hand goes to"), tuple(outcome_words(o.pattern, o.result) for o in tr.outcomes))
-    yield from _cite(tr.cited)
+    yield Para(t("tricks.outcomes"))
+    yield Grid((t("tricks.results"), t("tricks.winner")), tuple(_outcome(t, o.pattern, o.result) for o in tr.outcomes))
+    yield from book.worked("tricks")
+    yield from book.cite(tr.cited)
 
 
 def _stakes(book: Book) -> Iterator[Block]:
-    game, table = book.game, book.table
+    t, game, table = book.t, book.game, book.table
     st = game.spec.stakes
     if not st.calls:
         return
-    yield Heading(2, "Raising the stake")
-    raiser = "only the team that accepted the last call" if st.raise_by == "accepting_team" else "either team"
-    yield Para(f"An unraised hand is worth {table.base}. The calls go in order, none skipped; after an accept, "
-               f"{raiser} may raise, as the answer or later on its own turn before playing. A call may be "
-               f"made when {book.formula(st.when)}.")
+    yield book.article("art.stakes")
+    text = [t("stakes.intro", base=table.base),
+            t("stakes.raise.accepting" if st.raise_by == "accepting_team" else "stakes.raise.any")]
+    if not book.always(st.when):
+        text.append(t("stakes.when", cond=book.cond(st.when)))
+    yield Para(" ".join(text))
     rows = [(said(s.call), str(s.accepted), str(s.declined)) for s in table.ladder]
-    yield Grid(("Call", "If accepted, the hand is worth", "If declined, the caller scores"), tuple(rows))
-    yield from _cite(st.cited)
+    yield Grid((t("stakes.call"), t("stakes.accepted"), t("stakes.declined")), tuple(rows))
+    yield from book.worked("stakes")
+    yield from book.cite(st.cited)
     for c in st.calls:
         if c.cited.source or c.cited.note:
             yield Para(f"**{said(c.name)}**")
-            yield from _cite(c.cited)
+            yield from book.cite(c.cited)
 
 
 def _contest_rules(book: Book, c: Contest) -> list[str]:
-    out = [f"It may be opened when {book.formula(c.window)}."]
-    if c.interrupt.text not in ("false", ""):
-        out.append(f"It may also answer a waiting stake call when {book.formula(c.interrupt)}, and goes first.")
+    t = book.t
+    out = [t("contest.window", cond=book.cond(c.window))]
+    if not book.never(c.interrupt):
+        out.append(t("contest.interrupt", cond=book.cond(c.interrupt)))
+    if c.declaration == "compulsory":
+        out.append(t("contest.compulsory"))
     for call in c.calls:
         how = []
         if call.declare:
-            how.append("a declaration: only a hand that holds the value may make it, once per player")
-        if call.opens:
-            how.append("opens the chain")
+            how.append(t("call.declare"))
+        if call.asks:
+            how.append(t("call.asks"))
+        if call.opens and not call.declare:
+            how.append(t("call.opens"))
         if call.after:
-            how.append(f"answers {', '.join(said(a) for a in call.after)}")
-        if call.max is not None:
-            how.append(f"at most {call.max} in a chain")
-        out.append(f"**{said(call.name)}** (worth {book.formula(call.worth)}): {'; '.join(how)}.")
+            how.append(t("call.after", calls=t("list.sep").join(said(a) for a in call.after)))
+        if call.max is not None and call.max > 1:
+            how.append(t("call.max", n=call.max))
+        if not book.always(call.allowed):
+            how.append(t("call.allowed", cond=book.cond(call.allowed)))
+        out.append(t("call.line", name=said(call.name), worth=book.amount(call.worth), how=t("list.semi").join(how)))
     count = c.count
-    ties = "the seat nearer the mano." if count.tie == "nearer_lead" else "the mano's team."
+    ties = {"nearer_lead": "count.tie.nearer", "farther_lead": "count.tie.farther", "mano_team": "count.tie.mano",
+            "nobody": "count.tie.nobody"}
     if count.procedure == "announce":
-        out.append("An accepted chain is counted aloud from the mano; a player may concede (\"good\") when "
-                   f"{book.formula(count.good)}. Ties go to {ties}")
+        line = t("count.announce")
+        if not book.always(count.good):
+            line += " " + t("count.good", cond=book.cond(count.good))
+        out.append(line + " " + t(ties.get(count.tie, "count.tie.nearer")))
     else:
-        out.append(f"An accepted chain is settled by comparing the values at once; ties go to {ties}")
+        out.append(t("count.automatic") + " " + t(ties.get(count.tie, "count.tie.nearer")))
     if c.cancels:
-        out.append(f"Opening it wipes {', '.join(c.cancels)} if not yet scored.")
+        out.append(t("contest.cancels", names=t("list.sep").join(said(n) for n in c.cancels)))
     return out
 
 
 def _contests(book: Book) -> Iterator[Block]:
-    game, table = book.game, book.table
-    for c in game.spec.contests:
-        yield Heading(2, f"{said(c.name)}: calls and what they pay")
-        yield Items(tuple(_contest_rules(book, c)))
-        chains = table.contest(c.name)
-        shown = [ch for ch in chains if len(ch.calls) <= SHOWN_CHAIN]
-        answerable = [ch for ch in shown if ch.answerable]
-        if answerable:
-            yield Para(f"What each chain pays (accepted: to the better hand; declined: to the last caller). "
-                       f"Computed by the interpreter at the start of a match; a row marked * depends on the score "
-                       f"(accepted: {book.formula(c.accept)}; declined: {book.formula(c.decline)} unless a call says "
-                       "otherwise).")
-            yield Grid(("Calls", "If accepted", "If declined"), tuple(_chain_row(ch) for ch in answerable))
-        unanswered = [ch for ch in shown if ch.unanswered is not None]
-        if unanswered:
-            pays = f" ({book.formula(c.unraised.pays)})" if c.unraised else ""
-            yield Para(f"Declarations nobody answers score{pays}:")
-            yield Grid(("Declarations", "Scores"), tuple((chain_words(ch.calls), show(ch.unanswered))
-                                                          for ch in unanswered))
-        longer = len(chains) - len(shown)
-        if longer:
-            yield Para(f"And {longer} longer chains (up to {max(len(ch.calls) for ch in chains)} calls), which "
-                       "add up the same way.")
-        yield from _cite(c.cited)
-        for call in c.calls:
-            if call.cited.source or call.cited.note:
-                yield Para(f"**{said(call.name)}**")
-                yield from _cite(call.cited)
+    for c in book.spec.contests:
+        yield from _contest(book, c, book.table)
+    for option, value, game in _switched(book):
+        known = {c.name for c in book.spec.contests}
+        table = _payoffs(game)
+        for c in game.spec.contests:
+            if c.name not in known:
+                other = Book(game, table, book.t, book.articles, book.found, book.shown, book.counts)
+                yield from _contest(other, c, table, book.option_value(option, value))
+
+
+def _contest(book: Book, c: Contest, table: Payoffs, only: str | None = None) -> Iterator[Block]:
+    t = book.t
+    yield book.article("art.contest", name=said(c.name), Name=said(c.name)[:1].upper() + said(c.name)[1:])
+    if only:
+        yield Para(t("contest.only", option=only))
+    yield Items(tuple(_contest_rules(book, c)))
+    chains = table.contest(c.name)
+    shown = [ch for ch in chains if len(ch.calls) <= SHOWN_CHAIN]
+    answerable = [ch for ch in shown if ch.answerable]
+    if answerable:
+        text = t("chains.intro")
+        if any(ch.varies for ch in answerable):
+            text += " " + t("chains.varies", accept=book.amount(c.accept), decline=book.amount(c.decline))
+        yield Para(text)
+        yield Grid((t("chains.calls"), t("chains.accepted"), t("chains.declined")),
+                   tuple(_chain_row(ch) for ch in answerable))
+    unanswered = [ch for ch in shown if ch.unanswered is not None]
+    if unanswered:
+        pays = t("chains.unanswered.pays", pays=book.amount(c.unraised.pays)) if c.unraised else ""
+        yield Para(t("chains.unanswered", pays=pays))
+        yield Grid((t("chains.declarations"), t("chains.scores")),
+                   tuple((chain_words(ch.calls), show(ch.unanswered)) for ch in unanswered))
+    longer = len(chains) - len(shown)
+    if longer:
+        yield Para(t("chains.longer", n=longer, most=max(len(ch.calls) for ch in chains)))
+    yield from book.worked(f"contest:{c.name}")
+    yield from book.cite(c.cited)
+    for call in c.calls:
+        if call.cited.source or call.cited.note:
+            yield Para(f"**{said(call.name)}**")
+            yield from book.cite(call.cited)
 
 
 def _chain_row(ch: Chain) -> tuple[str, str, str]:
@@ -444,99 +662,304 @@ def _chain_row(ch: Chain) -> tuple[str, str, str]:
 
 
 def _special(book: Book) -> Iterator[Block]:
-    game = book.game
+    t, game = book.t, book.game
     hands = game.spec.special_hands
     if not hands:
         return
-    yield Heading(2, "Special hands")
+    yield book.article("art.special")
     for h in hands:
-        parts = [f"**{said(h.name)}**, when {book.formula(h.when)}:"]
+        parts = []
         if h.base is not None:
-            parts.append(f"the hand is worth {book.formula(h.base)}")
+            parts.append(t("special.base", worth=book.amount(h.base)))
         if h.forbid_stakes:
-            parts.append("raising the stake is " + ("refused" if h.forbid_stakes == "refuse"
-                                                    else "forbidden: the team that raises loses the match"))
-        if h.blind:
-            parts.append("the players cannot see their own cards and play them by position")
-        yield Para(" ".join(parts[:1]) + " " + "; ".join(parts[1:]) + ".")
-        yield from _cite(h.cited)
+            parts.append(t("special.refuse" if h.forbid_stakes == "refuse" else "special.lose"))
+        if h.blind is not None and not book.never(h.blind):
+            parts.append(t("special.blind") if book.always(h.blind)
+                         else t("special.blind.when", cond=book.cond(h.blind)))
+        yield Para(t("special.line", name=said(h.name), cond=book.cond(h.when), what=t("list.semi").join(parts)))
+        yield from book.cite(h.cited)
 
 
 def _fold_and_more(book: Book) -> Iterator[Block]:
-    spec = book.game.spec
+    t, spec = book.t, book.spec
     f = spec.fold
-    yield Heading(2, "Leaving the hand")
-    pending = "counts as declined" if f.pending_contest == "declined" else "is void"
-    yield Para(f"A player may fold when {book.formula(f.when)}; the other team scores {book.formula(f.pays)}. "
-               f"A contest call waiting on the player who folds {pending}.")
-    yield from _cite(f.cited)
+    yield book.article("art.fold")
+    pending = t("fold.pending.declined" if f.pending_contest == "declined" else "fold.pending.void")
+    yield Para(t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays)) + " " + pending)
+    yield from book.worked("fold")
+    yield from book.cite(f.cited)
     for a in spec.annulments:
-        yield Para(f"**{said(a.name)}**: a hand with {book.formula(a.holds)} may annul the deal when "
-                   f"{book.formula(a.when)}; "
-                   f"nobody scores and the {'same' if a.dealer == 'same' else 'next'} dealer deals again.")
-        yield from _cite(a.cited)
+        yield Para(t("annul.line", name=said(a.name), holds=book.cond(a.holds), cond=book.cond(a.when))
+                   + " " + t("annul.same" if a.dealer == "same" else "annul.next"))
+        yield from book.cite(a.cited)
     if spec.signals is not None:
         s = spec.signals
-        yield Para(f"Signs (`{s.verb} NAME`), shown to {'the whole table' if s.to == 'table' else 'the partners'}: "
-                   f"{', '.join(s.names)}.")
-        yield from _cite(s.cited)
-    if spec.verbs:
-        yield Para("Other words for the actions: " + ", ".join(f"`{a}` = `{v}`" for a, v in spec.verbs) + ".")
+        yield Para(t("signals.table" if s.to == "table" else "signals.partners", verb=said(s.verb),
+                     names=t("list.sep").join(said(n) for n in s.names)))
+        yield from book.cite(s.cited)
 
 
 def _match(book: Book) -> Iterator[Block]:
-    game = book.game
-    m = game.spec.match
-    yield Heading(2, "The match")
-    when = "the moment a team reaches it, even in the middle of a hand" if m.end == "immediately" \
-        else "at the end of the hand in which a team reaches it"
-    yield Para(f"The match is played to {m.target} points and ends {when}.")
-    yield from _cite(m.cited)
+    t, m = book.t, book.spec.match
+    yield book.article("art.match")
+    yield Para(t("match.line", target=m.target) + " "
+               + t("match.end.now" if m.end == "immediately" else "match.end.hand"))
+    yield from book.worked("match")
+    yield from book.cite(m.cited)
 
 
-def _shown(value: object) -> str:
-    """An option value as YAML writes it (`true`, not `True`)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+# -- options: what each value changes, computed by the engine --------------------------------
 
 
-def _option_rows(options: Sequence[OptionDecl]) -> tuple[tuple[str, ...], ...]:
-    return tuple((f"`{o.name}`", ", ".join(_shown(v) for v in o.values), _shown(o.default), o.doc or "",
-                  o.cited.source or o.cited.note or "") for o in options)
+@functools.lru_cache(maxsize=256)
+def _game_under(name: str, options: tuple[tuple[str, Any], ...]) -> Game:
+    return load_game(name, dict(options))
+
+
+@functools.lru_cache(maxsize=256)
+def _payoffs_of(name: str, options: tuple[tuple[str, Any], ...]) -> Payoffs:
+    return payoffs(_game_under(name, options))
+
+
+def _payoffs(game: Game) -> Payoffs:
+    return _payoffs_of(_spec_ref(game), _key(game.spec.chosen))
+
+
+def _spec_ref(game: Game) -> str:
+    return game.spec.file or game.spec.name
+
+
+def _key(chosen: Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, _text(v)) for k, v in chosen)
+
+
+def _text(v: object) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _variant(book: Book, option: str, value: object) -> Game:
+    chosen = dict(book.spec.chosen)
+    chosen[option] = value
+    return _game_under(_spec_ref(book.game), _key(tuple(chosen.items())))
+
+
+def _switched(book: Book) -> Iterator[tuple[str, object, Game]]:
+    """The games under each other value of each table option (players aside)."""
+    for o in book.spec.options:
+        if o.kind == "interpretation" or o.name == "players":
+            continue
+        for v in o.values:
+            if v != dict(book.spec.chosen).get(o.name):
+                yield o.name, v, _variant(book, o.name, v)
+
+
+def _calls(game: Game) -> list[str]:
+    spec = game.spec
+    names = [c.name for c in spec.stakes.calls]
+    names += [call.name for c in spec.contests for call in c.calls]
+    names += [a.name for a in spec.annulments]
+    return names
+
+
+def _rows(book: Book, table: Payoffs) -> dict[str, str]:
+    t = book.t
+    out = {t("changes.unraised"): str(table.base)}
+    for s in table.ladder:
+        out[said(s.call)] = t("changes.ladder", accepted=s.accepted, declined=s.declined)
+    for c in table.chains:
+        if len(c.calls) > SHOWN_CHAIN:
+            continue
+        parts = []
+        if c.answerable:
+            parts.append(t("changes.chain", accepted=show(c.accepted), declined=show(c.declined)))
+        if c.unanswered is not None:
+            parts.append(t("changes.unanswered", points=show(c.unanswered)))
+        out[chain_words(c.calls)] = t("list.semi").join(parts)
+    return out
+
+
+def changes(book: Book, option: str, value: object) -> tuple[list[str], list[str], list[tuple[str, str, str]]]:
+    """What playing with `option = value` changes against the rulebook's own choice: the calls
+    it adds, those it removes, and the payoff rows that differ (row, before, after)."""
+    other = _variant(book, option, value)
+    mine, theirs = _calls(book.game), _calls(other)
+    added = [c for c in theirs if c not in mine]
+    removed = [c for c in mine if c not in theirs]
+    before, after = _rows(book, book.table), _rows(book, _payoffs(other))
+    rows = [(k, v, after.get(k, "—")) for k, v in before.items() if after.get(k) != v]
+    rows += [(k, "—", v) for k, v in after.items() if k not in before]
+    if other.target != book.game.target:
+        rows.insert(0, (book.t("changes.target"), str(book.game.target), str(other.target)))
+    return added, removed, rows
+
+
+RULE_ARTICLES = ("_players_and_deck", "_card_order", "_values", "_tricks", "_special", "_fold_and_more", "_match")
+
+
+_RULE_LINES: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
+
+
+def rule_lines(book: Book) -> list[tuple[str, str]]:
+    """The rules of a game as lines of text, each under its article's title (numbers left
+    out): what two games' rulebooks are compared by, to say what an option's value changes in
+    words. Payoff tables are compared apart (`changes`); citations are left out."""
+    key = (_spec_ref(book.game), _key(book.spec.chosen), book.t.language)
+    if key not in _RULE_LINES:
+        _RULE_LINES[key] = _rule_lines(book)
+    return _RULE_LINES[key]
+
+
+def _rule_lines(book: Book) -> list[tuple[str, str]]:
+    probe = Book(book.game, book.table, book.t)
+    blocks: list[Block] = []
+    for name in RULE_ARTICLES:
+        blocks += globals()[name](probe)
+    if book.spec.stakes.calls:
+        blocks += [b for b in _stakes(probe) if not isinstance(b, Grid)]
+    for c in book.spec.contests:
+        blocks += [b for b in _contest(probe, c, book.table) if not isinstance(b, Grid)]
+    out: list[tuple[str, str]] = []
+    title = ""
+    note = book.t("note", text="").strip()
+    for b in blocks:
+        if isinstance(b, Heading):
+            title = re.sub(r"^[^\d]*\d+\.\s*", "", b.text) if b.level == 2 else title
+        elif isinstance(b, Para) and not b.text.startswith(note) and not re.fullmatch(r"\*\*[^*]+\*\*", b.text):
+            out.append((title, b.text))
+        elif isinstance(b, Items):
+            out += [(title, i) for i in b.items]
+        elif isinstance(b, Grid):
+            out += [(title, " — ".join(row)) for row in b.rows]
+    return out
+
+
+def _value_changes(book: Book, o: OptionDecl) -> Iterator[Block]:
+    """For each other value of an option: the calls it adds or removes, the rules that read
+    otherwise, and the payoffs that differ, all from the game built under that value."""
+    t = book.t
+    chosen = dict(book.spec.chosen)
+    mine = rule_lines(book)
+    for v in o.values:
+        if v == chosen.get(o.name):
+            continue
+        other = _variant(book, o.name, v)
+        added, removed, rows = changes(book, o.name, v)
+        theirs = rule_lines(Book(other, _payoffs(other), t))
+        known = {title for title, _ in mine}
+        reads = [t("options.reads", line=f"{title}: {text}") for title, text in theirs
+                 if (title, text) not in mine and title in known]
+        reads += [t("options.article", title=title) for title in
+                  dict.fromkeys(title for title, _ in theirs if title not in known)]
+        yield Para(t("options.with", option=book.option_value(o.name, v)))
+        items = []
+        if added:
+            items.append(t("options.added", calls=t("list.sep").join(said(c) for c in added)))
+        if removed:
+            items.append(t("options.removed", calls=t("list.sep").join(said(c) for c in removed)))
+        items += reads
+        if items:
+            yield Items(tuple(items))
+        if rows:
+            yield Grid((t("changes.what"), book.option_value(o.name, chosen.get(o.name)),
+                        book.option_value(o.name, v)), tuple(rows))
+        if not items and not rows:
+            yield Items((t("options.nothing"),))
 
 
 def _options(book: Book) -> Iterator[Block]:
-    game = book.game
-    tables = [o for o in game.spec.options if o.kind != "interpretation"]
-    if tables:
-        yield Heading(2, "Table options")
-        yield Para("Chosen when a match is created.")
-        yield Grid(("Option", "Values", "Default", "What it does", "Source"), _option_rows(tables))
+    t = book.t
+    tables = [o for o in book.spec.options if o.kind != "interpretation"]
+    if not tables:
+        return
+    yield book.article("art.options")
+    yield Para(t("options.intro"))
+    chosen = dict(book.spec.chosen)
+    for o in tables:
+        yield Heading(3, book.option_name(o.name))
+        values = t("list.sep").join(book.value_words(v) for v in o.values)
+        line = t("options.values", values=values, default=book.value_words(o.default),
+                 here=book.value_words(chosen.get(o.name)))
+        yield Para((plain(o.doc) + " " if o.doc else "") + line)
+        yield from book.cite(o.cited)
+        if o.name != "players":
+            yield from _value_changes(book, o)
 
 
 def _interpretations(book: Book) -> Iterator[Block]:
-    game = book.game
-    choices = [o for o in game.spec.options if o.kind == "interpretation"]
-    yield Heading(2, "Interpretation choices")
+    t = book.t
+    choices = [o for o in book.spec.options if o.kind == "interpretation"]
+    yield book.article("art.choices")
     if not choices:
-        yield Para("The spec names no interpretation choice.")
+        yield Para(t("choices.none"))
         return
-    yield Para("Where the written rules are silent or rulebooks disagree, the spec names the choice; the "
-               "default follows its own source.")
-    yield Grid(("Choice", "Values", "Default", "What it decides", "Source"), _option_rows(choices))
+    yield Para(t("choices.intro"))
+    chosen = dict(book.spec.chosen)
+    for o in choices:
+        yield Heading(3, said(o.name))
+        values = t("list.sep").join(book.value_words(v) for v in o.values)
+        yield Para((plain(o.doc) + " " if o.doc else "") + t("options.values", values=values,
+                                                      default=book.value_words(o.default),
+                                                      here=book.value_words(chosen.get(o.name))))
+        yield from book.cite(o.cited)
+        yield from _value_changes(book, o)
+
+
+def _glossary(book: Book) -> Iterator[Block]:
+    t, spec = book.t, book.spec
+    yield book.article("art.glossary")
+    aliases: dict[str, list[str]] = {}
+    for word, verb in spec.verbs:
+        aliases.setdefault(verb, []).append(said(word))
+    rows: list[tuple[str, str, str]] = []
+    for i, c in enumerate(spec.stakes.calls):
+        rows.append((said(c.name), t("glossary.stake", n=i + 1), ", ".join(aliases.get(c.name, []))))
+    seen: set[str] = set()
+    contests = list(spec.contests) + [c for _, _, g in _switched(book) for c in g.spec.contests]
+    for c in contests:
+        for call in c.calls:
+            if call.name in seen:
+                continue
+            seen.add(call.name)
+            rows.append((said(call.name), t("glossary.declare" if call.declare else "glossary.contest",
+                                            contest=said(c.name)), ", ".join(aliases.get(call.name, []))))
+    for verb in ("accept", "decline", "fold", "announce", "good"):
+        rows.append((t(f"verb.{verb}"), t(f"glossary.{verb}"), ", ".join(aliases.get(verb, []))))
+    for a in spec.annulments:
+        rows.append((said(a.name), t("glossary.annul"), ", ".join(aliases.get(a.name, []))))
+    yield Grid((t("glossary.word"), t("glossary.meaning"), t("glossary.aliases")), tuple(rows))
 
 
 # -- the command ---------------------------------------------------------------------------
 
 
-def render(game: Game, fmt: str = "md") -> str:
-    blocks = rulebook(game)
-    return page(blocks, game.spec.title) if fmt == "html" else markdown(blocks)
+def render(game: Game, fmt: str = "md", language: str | None = None) -> str:
+    blocks = rulebook(game, language)
+    lang = catalog(language or game.spec.language).language
+    return page(blocks, game.spec.title, lang) if fmt == "html" else markdown(blocks)
+
+
+def worked_cases(game: Game, spec_ref: str, language: str | None = None) -> dict[str, Any]:
+    """The rulebook's worked examples as one conformance case file, named as printed."""
+    book, _ = _book(game, language)
+    return case_file(game, spec_ref, [ex for ex, _ in book.shown], [title for _, title in book.shown])
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from pathlib import Path
+
     from interpreter.engine.game import parse_options
     game = load_game(args.spec, parse_options(args.option))
-    text = render(game, args.format)
+    if args.cases:
+        folder = Path(args.cases)
+        spec_ref = args.spec
+        if Path(spec_ref).suffix in (".yaml", ".yml"):
+            import os
+            spec_ref = os.path.relpath(Path(spec_ref).resolve(), folder.resolve())
+        path = folder / f"{game.spec.name or 'spec'}.yaml"
+        write_cases(path, worked_cases(game, spec_ref, args.lang))
+        console.print(f"wrote the worked examples to {path}", highlight=False)
+        return 0
+    text = render(game, args.format, args.lang)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -549,6 +972,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("rules", help="print the rulebook of a spec, generated from it")
     p.add_argument("spec", help="a bundled spec name or a spec file")
     p.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or HTML")
+    p.add_argument("--lang", choices=["en", "es", "fr", "pt"], default=None,
+                   help="the language of the rulebook (default: the spec's language:, else English)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     p.add_argument("--output", metavar="FILE", default=None, help="write to FILE instead of printing")
+    p.add_argument("--cases", metavar="DIR", default=None,
+                   help="write the rulebook's worked examples as conformance cases into DIR/<spec>.yaml")
     p.set_defaults(run=run)

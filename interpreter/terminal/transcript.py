@@ -1,7 +1,7 @@
 """A readable transcript of a bots' match, printed with rich as the events happen."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Console
 from rich.rule import Rule
@@ -45,8 +45,24 @@ def describe(event: dict[str, Any], game: Game) -> str | None:
     return None
 
 
+def revealed(state: State) -> list[str]:
+    """At the end of a hand, the cards of every seat that never saw its own hand (a hand
+    played blind), now shown: the transcript sees every hand once it may be shown."""
+    ids, out = state.game.cards.ids, []
+    deals = [i for i, e in enumerate(state.events) if e["type"] == "deal"]
+    hand = state.events[deals[-1] if deals else 0:]
+    shown = {e["seat"] for e in hand if e["type"] == "hand"}
+    for seat, cards in enumerate(state.dealt):
+        if seat not in shown and cards:
+            out.append(f"  seat {seat} (team {state.game.team_of[seat]}) held [bold]{' '.join(ids[c] for c in cards)}"
+                       f"[/], played blind")
+    return out
+
+
 def play_match(game: Game, seed: int | None, console: Console, max_hands: int | None = None,
-               bot: str = "random") -> State:
+               bot: str = "random", watch: Callable[[State], None] | None = None) -> State:
+    """Bots play a match (or `max_hands` hands), printed as it goes; `watch(state)` is called
+    after every step and once a hand is dealt (a recorder follows the match with it)."""
     state = game.new_match(seed=seed)
     bots = [BOTS[bot](None if seed is None else seed * 1000 + s) for s in range(game.num_players)]
     opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
@@ -64,10 +80,15 @@ def play_match(game: Game, seed: int | None, console: Console, max_hands: int | 
                 continue
             if "except" in event:
                 continue
+            if event["type"] == "hand_over":
+                for line in revealed(state):
+                    console.print(line, highlight=False)
             line = describe(event, game)
             if line:
                 console.print(line, highlight=False)
         shown = len(state.events)
+        if watch is not None:
+            watch(state)
 
     for seat in turns(state, max_hands):
         flush()

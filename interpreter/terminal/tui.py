@@ -149,11 +149,14 @@ class TerminalBoard:
                 return answer
             self.console.print(f"[red]{why}[/]", highlight=False)
 
-    def play(self, max_hands: int | None = None) -> State:
-        """Play until the match ends, the human quits, or `max_hands` hands are done."""
+    def play(self, max_hands: int | None = None, watch: Callable[[State], None] | None = None) -> State:
+        """Play until the match ends, the human quits, or `max_hands` hands are done;
+        `watch(state)` is called before every decision and at the end (a recorder)."""
         st = self.state
         for seat in turns(st, max_hands):
             self.flush()
+            if watch is not None:
+                watch(st)
             bot = self.bots[seat]
             if seat != self.human and bot is not None:
                 st.apply(bot.choose(st, seat), seat)
@@ -162,7 +165,11 @@ class TerminalBoard:
             action = self.read()
             if action is None:
                 self.console.print("You left the table.")
+                if watch is not None:
+                    watch(st)
                 return st
             st.apply(action, self.human)
         self.flush()
+        if watch is not None:
+            watch(st)
         return st

@@ -13,6 +13,9 @@ import pytest
 from interpreter.cli import main
 
 TESTS = Path(__file__).resolve().parents[1]
+# A guard against a check that never ends, not a measure of speed (the machine running the suite
+# may be shared; figures belong to the benchmarks): a broken spec is refused in about a second.
+HANG = 60.0
 FILES = sorted(p for folder in ("specs_designer", "specs_invalid", "specs_bad")
                for p in (TESTS / folder).glob("*.yaml") if p.name != "expected.yaml")
 
@@ -21,7 +24,7 @@ FILES = sorted(p for folder in ("specs_designer", "specs_invalid", "specs_bad")
 def test_check_places_the_mistake_in_the_designers_file(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     start = time.perf_counter()
     code = main(["check", str(path)])
-    assert time.perf_counter() - start < 10
+    assert time.perf_counter() - start < HANG
     out = capsys.readouterr().out
     assert code in (1, 2), out
     assert re.search(re.escape(str(path.resolve())) + r":\d+:\d+ ", out), out

@@ -33,8 +33,8 @@ def test_example_rules_render() -> None:
     text = render(load_game(str(EXAMPLE)))
     assert text.startswith("# Truco de la casa")
     assert "| envido, envido |" not in text, "one envido only"
-    assert "| T T T | nobody scores |" in text
-    assert "| `tres_pardas` | mano, nadie | nadie |" in text
+    assert "| P P P | nadie: no se anota ningún punto |" in text          # Spanish, as teg's rulebook
+    assert "### tres pardas" in text and "Valores: mano, nadie; lo habitual: nadie;" in text
 
 
 def _contains(whole: Any, part: Any) -> bool:

@@ -1,22 +1,24 @@
 """`truco rules`: the rulebook generated from a spec (interpreter/designer/rulebook.py)."""
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
 from interpreter.cli import main
+from interpreter.designer.rulebook import plain, render
 from interpreter.engine.game import load_game
-from interpreter.designer.rulebook import render
 from rulespec.load import bundled_names
 
 SPECS = bundled_names()
 
 
 def section(text: str, title: str) -> str:
-    m = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert m, f"no section {title!r}"
+    """The body of the article titled `title` ("## Article N. title")."""
+    m = re.search(rf"^## Article \d+\. {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert m, f"no article {title!r}"
     return m.group(1)
 
 
@@ -25,18 +27,49 @@ def table_rows(text: str) -> list[list[str]]:
             if line.startswith("| ") and not line.startswith("| ---")]
 
 
+@functools.cache
+def english(name: str, **options: str) -> str:
+    return render(load_game(name, options), language="en")
+
+
+@functools.cache
+def own(name: str) -> str:
+    return render(load_game(name))
+
+
 @pytest.mark.parametrize("name", SPECS)
-def test_every_bundled_spec_renders(name: str) -> None:
+def test_every_bundled_spec_renders_as_numbered_articles(name: str) -> None:
     game = load_game(name)
-    text = render(game)
-    for title in ("Players and deck", "The order of the cards", "Tricks and ties", "Leaving the hand",
-                  "The match", "Interpretation choices"):
+    text = english(name)
+    for title in ("Players and cards", "The order of the cards", "Tricks and ties", "Leaving the hand",
+                  "The match", "Interpretation choices", "Glossary of the calls"):
         section(text, title)
     for contest in game.spec.contests:
-        section(text, f"{contest.name.replace('_', ' ')}: calls and what they pay")
-    page = render(game, "html")
+        section(text, f"The {contest.name.replace('_', ' ')}: calls and what they pay")
+    numbers = [int(n) for n in re.findall(r"^## Article (\d+)\. ", text, re.M)]
+    assert numbers == list(range(1, len(numbers) + 1))
+    contents = text.split("**Contents**", 1)[1].split("\n## ", 1)[0]
+    assert re.findall(r"^- (Article \d+\. .*)$", contents, re.M) == re.findall(r"^## (Article \d+\. .*)$", text, re.M)
+    page = render(game, "html", language="en")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert page.count("<table>") == text.count("\n| --- |") + text.startswith("| ---")
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_prose_not_code_and_no_local_names(name: str) -> None:
+    """No DSL in the text: no code spans, no operators, no `options.` names, no snake_case
+    names; no file of the repository and no path of the machine."""
+    for text in (english(name), own(name)):
+        assert "`" not in text
+        written = "\n".join(line for line in text.splitlines()
+                            if not line.startswith(("> ", "_Note:_", "_Nota:_", "_Remarque :_")))
+        for o in load_game(name).spec.options:       # the spec's own words, printed as written
+            written = written.replace(plain(o.doc or ""), "")
+        for token in ("==", "!=", "<=", ">=", " // ", "options.", "best_suited", "stake_level"):
+            assert token not in written, token
+        assert not re.findall(r"\b[a-z]+_[a-z_]+\b", written)
+        for local in ("/work", "/home", ".yaml", ".txt", "specs/", "docs/", "tests/", "seed 00"):
+            assert local not in text, local
 
 
 @pytest.mark.parametrize("name", SPECS)
@@ -44,18 +77,20 @@ def test_card_order_lists_every_card_once(name: str) -> None:
     """The card order table comes from the compiled strengths: every card once (the turned
     card of the example aside), strongest first."""
     game = load_game(name)
-    rows = table_rows(section(render(game), "The order of the cards"))[1:]
-    cards = [c for _, cell in rows for c in cell.split()]
+    rows = table_rows(section(english(name), "The order of the cards"))[1:]
+    cards = [c for _, cell in rows if cell[:1].isdigit() or cell[:1].isupper() for c in cell.split()]
+    order_rows = [r for r in rows if r[0].isdigit()]
+    cards = [c for _, cell in order_rows for c in cell.split()]
     assert len(cards) == len(set(cards))
     missing = set(game.cards.ids) - set(cards)
     assert len(missing) == (1 if game.turns_card else 0)
-    assert [int(place) for place, _ in rows] == list(range(1, len(rows) + 1))
+    assert [int(place) for place, _ in order_rows] == list(range(1, len(order_rows) + 1))
 
 
 def test_teg_order_and_hand_values_match_the_seed() -> None:
-    """Seed 002: '1.ª 1 de espada, 2.ª 1 de basto ... 7.ª 1 de copa y 1 de oro ... 14.ª Los cuatro'."""
+    """Reglas del truco argentino: '1.ª 1 de espada, 2.ª 1 de basto ... 7.ª 1 de copa y 1 de oro ... 14.ª Los cuatro'."""
     game = load_game("teg")
-    text = render(game)
+    text = english("teg")
     rows = table_rows(section(text, "The order of the cards"))[1:]
     assert rows[0] == ["1", "1e"] and rows[1] == ["2", "1b"]
     assert rows[6] == ["7", "1o 1c"] and rows[-1] == ["14", "4e 4b 4o 4c"]
@@ -66,47 +101,102 @@ def test_teg_order_and_hand_values_match_the_seed() -> None:
         assert str(game.values["envido"](codes, None)) == value
 
 
+def test_trumps_are_listed_as_the_engine_ranks_them() -> None:
+    """uruguayo: with 1e turned the piezas from the strongest down are 2e, 4e, 5e, 11e, 10e,
+    as the order table above says; the text does not claim an order of its own."""
+    text = english("uruguayo")
+    order = section(text, "The order of the cards")
+    assert "With 1e turned, the trumps from the strongest down: 2e, 4e, 5e, 11e, 10e." in order
+    rows = table_rows(order)[1:6]
+    assert [cell for _, cell in rows] == ["2e", "4e", "5e", "11e", "10e"]
+    assert "strongest last" not in text
+
+
 def test_sections_cite_their_sources() -> None:
     game = load_game("teg")
-    text = render(game)
+    text = english("teg")
     spec = game.spec
-    for title, source in (("Players and deck", spec.deck.cited.source), ("Tricks and ties", spec.tricks.cited.source),
+    for title, source in (("Players and cards", spec.deck.cited.source), ("Tricks and ties", spec.tricks.cited.source),
                           ("Raising the stake", spec.stakes.cited.source),
-                          ("envido: calls and what they pay", spec.contests[0].cited.source),
+                          ("The envido: calls and what they pay", spec.contests[0].cited.source),
                           ("Leaving the hand", spec.fold.cited.source), ("The match", spec.match.cited.source)):
         assert source and f"> Source: {source}" in section(text, title), title
 
 
 def test_tie_rules_in_words() -> None:
-    """Seed 002, 'Las pardas': 'Pardas las tres: gana el mano'; seed 003: nobody scores."""
-    teg = table_rows(section(render(load_game("teg")), "Tricks and ties"))
+    """Reglas del truco argentino, 'Las pardas': 'Pardas las tres: gana el mano'; Truco Paulista: nobody scores."""
+    teg = table_rows(section(english("teg"), "Tricks and ties"))
     assert ["T T T", "the mano's team"] in teg
-    assert ["T A", "A (the team that won trick 2)"] in teg
-    paulista = table_rows(section(render(load_game("paulista")), "Tricks and ties"))
-    assert ["T T T", "nobody scores"] in paulista
+    assert ["T A", "team A (which won trick 2)"] in teg
+    paulista = table_rows(section(english("paulista"), "Tricks and ties"))
+    assert ["T T T", "nobody: no one scores"] in paulista
 
 
-def test_formulas_read_under_the_chosen_options() -> None:
-    """A formula with an option in it is shown as it reads at the table."""
-    text = render(load_game("board"))
-    assert "if options.falta_value" not in text
-    assert "**falta envido** (worth `target - leader`)" in text
-    assert "other team scores `stake`" in text
+def test_formulas_read_as_sentences_under_the_chosen_options() -> None:
+    """A formula with an option in it is read as it is at the table, in words."""
+    text = english("board")
+    assert "**falta envido** (worth what the leading team lacks to win the match)" in text
+    assert "the other team scores what the hand is worth at that moment" in text
+    envido = section(english("teg"), "The envido: calls and what they pay")
+    assert ("It may be opened when it is the first trick, the player has not played a card yet and no stake "
+            "call has been accepted.") in envido
+    values = section(english("teg"), "Counting the hands")
+    assert ("How it is counted (envido): 20 plus the points of the best 2 cards of one suit if the hand holds 2 "
+            "cards of one suit; otherwise the points of the best card.") in values
 
 
-def test_options_and_interpretations() -> None:
-    text = render(load_game("paulista"))
-    options = table_rows(section(text, "Table options"))
-    assert options[1][:3] == ["`players`", "4", "4"]
-    choices = [r[0] for r in table_rows(section(text, "Interpretation choices"))[1:]]
-    assert "`three_pardas`" in choices and "`players`" not in choices
+def test_options_say_what_each_value_changes() -> None:
+    """teg plays without flor by default; its rulebook still has the flor's article and says
+    what playing with flor changes, computed by the engine."""
+    text = english("teg")
+    flor = section(text, "The flor: calls and what they pay")
+    assert "This article applies only with the table option flor: yes." in flor
+    assert ["flor, contraflor", "6", "4"] in table_rows(flor)
+    options = section(text, "Table options")
+    assert "With flor: yes:\n\n- the calls flor, contraflor, contraflor al resto become possible." in options
+    assert '- the article "The flor: calls and what they pay" applies' in options
+    assert ["flor, contraflor", "—", "accepted 6, declined 4"] in table_rows(options)
+    assert ["points to win", "30", "15"] in table_rows(options) and "### points to win" in options
+    assert ["falta envido", "accepted 30, declined 1", "accepted 15, declined 1"] in table_rows(options)
+
+
+def test_interpretation_choices_with_their_sources() -> None:
+    text = english("paulista")
+    choices = section(text, "Interpretation choices")
+    assert "### three pardas" in choices
+    spec = load_game("paulista").spec
+    cited = next(o for o in spec.options if o.name == "three_pardas").cited
+    assert f"> Source: {cited.source}" in choices
+    assert "### players" in section(text, "Table options") and "### players" not in choices
+    assert "This edition is written for the table options players: 4." in text
+
+
+def test_glossary_lists_every_call_and_its_other_words() -> None:
+    rows = table_rows(section(english("teg"), "Glossary of the calls"))
+    words = {r[0]: r for r in rows}
+    for call in ("truco", "retruco", "vale cuatro", "envido", "real envido", "falta envido", "flor", "contraflor"):
+        assert call in words, call
+    assert words["accept"][2] == "quiero" and words["fold"][2] == "mazo"
 
 
 def test_cli_writes_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "teg.html"
-    assert main(["rules", "teg", "--format", "html", "-o", "flor=true", "--output", str(out)]) == 0
+    assert main(["rules", "teg", "--format", "html", "--lang", "en", "-o", "flor=true", "--output", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert "<h2>flor: calls and what they pay</h2>" in page
+    assert re.search(r'<h2 id="art-\d+">Article \d+\. The flor: calls and what they pay</h2>', page)
     assert "<td>flor, contraflor</td><td>6</td><td>4</td>" in page
+    assert "@media print" in page and "size:A4" in page
     assert main(["rules", "teg"]) == 0
     assert capsys.readouterr().out.startswith("# Reglas del truco argentino")
+
+
+def test_interpretation_choices_say_what_each_reading_changes() -> None:
+    """The other reading's rules are read from the game built under it: uruguayo's three_pardas
+    'nobody' changes one line of the trick table; its falta value 'winner' the falta's worth."""
+    choices = section(english("uruguayo"), "Interpretation choices")
+    three = choices.split("### three pardas", 1)[1].split("###", 1)[0]
+    assert "With three pardas: nobody:\n\n- the rule reads: Tricks and ties: T T T — nobody: no one scores" in three
+    falta = choices.split("### falta value", 1)[1].split("###", 1)[0]
+    assert ("- the rule reads: The envido: calls and what they pay: **falta envido** (worth what the winning team "
+            "lacks to win the match)") in falta
+    assert ["falta envido", "accepted 40, declined 1", "accepted 20, declined 1"] in table_rows(falta)

@@ -1,4 +1,4 @@
-"""`truco replay` as /work/shared/CONFORMANCE.md states it, through `interpreter.cli.main`.
+"""`truco replay` as docs/conformance.md states it, through `interpreter.cli.main`.
 
 "truco replay PATH [PATH ...]  # files or folders; folders are searched for *.yaml
 which prints one line per case (pass/fail with the first mismatch: the step, what was

@@ -146,7 +146,7 @@ def test_schema_is_package_data() -> None:
 
 
 def test_every_top_level_key_documented() -> None:
-    keys = {"name", "title", "source", "note", "extends", "options", "when", "deck", "ranking",
+    keys = {"name", "title", "language", "source", "note", "extends", "options", "when", "deck", "ranking",
             "turned", "values", "table", "tricks", "stakes", "contests", "fold", "special_hands",
             "annul", "signals", "match", "verbs"}
     assert set(SCHEMA["properties"]) == keys

@@ -1,0 +1,195 @@
+"""DSL formulas and conditions as sentences, for the rulebook.
+
+The renderer walks the syntax tree of `rulespec.dsl`: one method per node kind (number,
+truth value, text, name, function call, list, unary and binary operator, if-then-else),
+in two roles — a *condition* (a clause: "the player has not played a card") and an
+*amount* (a noun phrase: "20 plus the best two cards of one suit"). Every word comes from
+a message catalog (`interpreter.designer.rulebook_i18n`), so the phrasing follows the rulebook's
+language. A catalog may also give an idiom for a whole subtree (`target - leader`: "what
+the leading team lacks to reach the target"); without one, the generic phrasing applies,
+so any formula the language can write has a reading.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from rulespec import dsl
+
+from interpreter.designer.rulebook_i18n import Catalog
+
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+LOGIC = ("and", "or")
+ARITHMETIC = ("+", "-", "*", "//", "%")
+NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
+
+
+class Prose:
+    """Sentences for DSL expressions in one language.
+
+    `said` turns a call, contest or option-value name into the rulebook's words
+    (`vale_cuatro` → `vale cuatro`).
+    """
+
+    def __init__(self, catalog: Catalog, said: Callable[[str], str]) -> None:
+        self.cat = catalog
+        self.said = said
+
+    # -- conditions ---------------------------------------------------------------------
+
+    def cond(self, e: dsl.Expr) -> str:
+        """A condition as a clause."""
+        idiom = self.cat.idiom(dsl.unparse(e))
+        if idiom is not None:
+            return idiom
+        if isinstance(e, dsl.Bool):
+            return self.cat("cond.true" if e.value else "cond.false")
+        if isinstance(e, dsl.Name):
+            entry = self.cat.name(e.dotted)
+            if entry.clause:
+                return entry.yes
+            return self.cat("cmp.!=", a=self._name_noun(e.dotted), b="0")
+        if isinstance(e, dsl.Call):
+            entry = self.cat.function(e.name)
+            if entry is not None and entry.clause:
+                return entry.yes.format(**self._args(e.args))
+            return self.cat("cmp.!=", a=self.amount(e), b="0")
+        if isinstance(e, dsl.Unary) and e.op == "not":
+            return self.negate(e.operand)
+        if isinstance(e, dsl.Binary) and e.op in LOGIC:
+            return self._logic(e)
+        if isinstance(e, dsl.Binary) and e.op in COMPARISONS:
+            return self._compare(e.op, e.left, e.right)
+        if isinstance(e, dsl.IfElse):
+            cases, other = _cases(e)
+            parts = [self.cat("if.case", then=self.cond(t), cond=self.cond(c)) for c, t in cases]
+            return self.cat("if.join", cases=self.cat("if.sep").join(parts), other=self.cond(other))
+        return self.cat("cmp.!=", a=self.amount(e), b="0")
+
+    def negate(self, e: dsl.Expr) -> str:
+        """The clause that holds when `e` does not."""
+        idiom = self.cat.idiom(dsl.unparse(dsl.Unary("not", e)))
+        if idiom is not None:
+            return idiom
+        if isinstance(e, dsl.Bool):
+            return self.cat("cond.false" if e.value else "cond.true")
+        if isinstance(e, dsl.Name):
+            entry = self.cat.name(e.dotted)
+            if entry.clause:
+                return entry.no
+            return self.cat("cmp.==", a=self._name_noun(e.dotted), b="0")
+        if isinstance(e, dsl.Call):
+            entry = self.cat.function(e.name)
+            if entry is not None and entry.clause:
+                return entry.no.format(**self._args(e.args))
+            return self.cat("cmp.==", a=self.amount(e), b="0")
+        if isinstance(e, dsl.Unary) and e.op == "not":
+            return self.cond(e.operand)
+        if isinstance(e, dsl.Binary) and e.op in LOGIC:      # De Morgan: read without a "not" in front
+            flipped = "or" if e.op == "and" else "and"
+            return self._logic(dsl.Binary(flipped, dsl.Unary("not", e.left), dsl.Unary("not", e.right)))
+        if isinstance(e, dsl.Binary) and e.op in COMPARISONS:
+            return self._compare(NEGATED[e.op], e.left, e.right)
+        return self.cat("cond.not", x=self.cond(e))
+
+    def _logic(self, e: dsl.Binary) -> str:
+        parts: list[str] = []
+        for item in _flatten(e, e.op):
+            text = self.cond(item)
+            if isinstance(item, dsl.Binary) and item.op in LOGIC and item.op != e.op:
+                text = self.cat(f"group.{item.op}", x=text)
+            elif isinstance(item, dsl.Unary) and item.op == "not" and isinstance(item.operand, dsl.Binary) \
+                    and item.operand.op in LOGIC:
+                text = self.cat("group.or" if item.operand.op == "and" else "group.and", x=text)
+            parts.append(text)
+        return self._join(parts, e.op)
+
+    def _join(self, parts: Sequence[str], op: str) -> str:
+        if len(parts) == 1:
+            return parts[0]
+        return self.cat("list.sep").join(parts[:-1]) + self.cat(f"list.{op}") + parts[-1]
+
+    def _compare(self, op: str, left: dsl.Expr, right: dsl.Expr) -> str:
+        if isinstance(right, dsl.Bool) and op in ("==", "!="):
+            holds = right.value == (op == "==")
+            return self.cond(left) if holds else self.negate(left)
+        idiom = self.cat.idiom(dsl.unparse(dsl.Binary(op, left, right)))
+        if idiom is not None:
+            return idiom
+        if isinstance(right, dsl.ListLit) and op in ("in", "not in"):
+            b = self._join([self.amount(i) for i in right.items], "or")
+        else:
+            b = self.amount(right)
+        return self.cat(f"cmp.{op}", a=self.amount(left), b=b)
+
+    # -- amounts ------------------------------------------------------------------------
+
+    def amount(self, e: dsl.Expr) -> str:
+        """A formula as a noun phrase (what it is worth)."""
+        idiom = self.cat.idiom(dsl.unparse(e))
+        if idiom is not None:
+            return idiom
+        if isinstance(e, dsl.Num):
+            return str(e.value)
+        if isinstance(e, dsl.Bool):
+            return self.cat("value.true" if e.value else "value.false")
+        if isinstance(e, dsl.Str):
+            return self.said(e.value)
+        if isinstance(e, dsl.Name):
+            entry = self.cat.name(e.dotted)
+            return entry.yes if entry.clause else self._name_noun(e.dotted)
+        if isinstance(e, dsl.Call):
+            entry = self.cat.function(e.name)
+            if entry is None:
+                args = self._join([self.amount(a) for a in e.args], "and")
+                return self.cat("func.unknown", name=self.said(e.name), args=args)
+            if e.name in ("max", "min") and len(e.args) != 1:
+                return entry.yes.format(x=self._join([self.amount(a) for a in e.args], "and"))
+            return entry.yes.format(**self._args(e.args))
+        if isinstance(e, dsl.ListLit):
+            return self._join([self.amount(i) for i in e.items], "and")
+        if isinstance(e, dsl.Unary):
+            return self.cat("op.neg", a=self._operand(e.operand)) if e.op == "-" else self.negate(e.operand)
+        if isinstance(e, dsl.Binary) and e.op in ARITHMETIC:
+            return self.cat(f"op.{e.op}", a=self._operand(e.left), b=self._operand(e.right, e.op in ("-", "//", "%")))
+        if isinstance(e, dsl.Binary):
+            return self.cond(e)
+        if isinstance(e, dsl.IfElse):
+            cases, other = _cases(e)
+            parts = [self.cat("if.case", then=self.amount(t), cond=self.cond(c)) for c, t in cases]
+            return self.cat("if.join", cases=self.cat("if.sep").join(parts), other=self.amount(other))
+        raise TypeError(f"not an expression: {e!r}")
+
+    def _operand(self, e: dsl.Expr, right_of_minus: bool = False) -> str:
+        """An operand of an arithmetic operator; a compound one is read as a whole
+        ("the sum of a and b") so that the sentence keeps the tree's grouping."""
+        if isinstance(e, dsl.Binary) and e.op in ARITHMETIC and self.cat.idiom(dsl.unparse(e)) is None:
+            return self.cat(f"op.{e.op}.whole", a=self._operand(e.left), b=self._operand(e.right, True))
+        if isinstance(e, dsl.IfElse):
+            return self.cat("group.value", x=self.amount(e))
+        return self.amount(e)
+
+    def _name_noun(self, dotted: str) -> str:
+        entry = self.cat.name(dotted)
+        return entry.yes
+
+    def _args(self, args: Sequence[dsl.Expr]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for i, a in enumerate(args):
+            out["xyz"[i] if i < 3 else f"a{i}"] = self.amount(a)
+        return out
+
+
+def _flatten(e: dsl.Expr, op: str) -> list[dsl.Expr]:
+    if isinstance(e, dsl.Binary) and e.op == op:
+        return _flatten(e.left, op) + _flatten(e.right, op)
+    return [e]
+
+
+def _cases(e: dsl.IfElse) -> tuple[list[tuple[dsl.Expr, dsl.Expr]], dsl.Expr]:
+    """`if a then x else if b then y else z` as [(a, x), (b, y)] and z."""
+    cases: list[tuple[dsl.Expr, dsl.Expr]] = []
+    node: dsl.Expr = e
+    while isinstance(node, dsl.IfElse):
+        cases.append((node.cond, node.then))
+        node = node.other
+    return cases, node
