@@ -6,6 +6,7 @@ tests send thousands); tests/server/test_limits.py checks the default limits.
 `store_url` is a fresh store of each backend, for the tests parametrised over both."""
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 import pytest
@@ -25,6 +26,8 @@ def client() -> Iterator[TestClient]:
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Cluster]:
     if bindir() is None:
+        if os.environ.get("TRUCO_REQUIRE_POSTGRES"):                 # .ci/run: they must run
+            pytest.fail("no PostgreSQL server binary (initdb) on this machine, and TRUCO_REQUIRE_POSTGRES is set")
         pytest.skip("no PostgreSQL server binary (initdb) on this machine: apt-get install postgresql")
     cluster = Cluster()
     cluster.start()
