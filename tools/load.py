@@ -45,7 +45,9 @@ from urllib.request import urlopen
 class Pool:
     """One keep-alive connection per server; each request goes to the next server in turn."""
 
-    def __init__(self, servers: list[tuple[str, int]], start: int) -> None:
+    def __init__(self, servers: list[tuple[str, int]], start: int, sticky: bool = False) -> None:
+        if sticky:                                  # every request of the match to one server
+            servers = [servers[start % len(servers)]]
         self.connections = [Connection(host, port) for host, port in servers]
         self.turn = start
 
@@ -65,8 +67,13 @@ class Connection:
         self.host, self.port = host, port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
+
+    IDLE = 4.0          # the server closes a keep-alive connection idle 5 s: open a new one before
 
     async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        if self.writer is not None and time.monotonic() - self.used > self.IDLE:
+            self.close()
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -76,17 +83,24 @@ class Connection:
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         self.writer.write(head.encode() + b"\r\n" + data)
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:
+            self.close()
+            raise ConnectionError("the server closed the connection")
+        status = int(line.split()[1])
         length = 0
         while (line := await self.reader.readline()) != b"\r\n":
             name, _, value = line.decode("latin-1").partition(":")
             if name.strip().lower() == "content-length":
                 length = int(value)
-        return status, json.loads(await self.reader.readexactly(length))
+        data = json.loads(await self.reader.readexactly(length))
+        self.used = time.monotonic()
+        return status, data
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+            self.reader = self.writer = None
 
 
 @dataclass
@@ -116,9 +130,9 @@ async def _call(http: Pool, tally: Tally, method: str, url: str, body: Any = Non
 
 
 async def play_match(servers: list[tuple[str, int]], tally: Tally, spec: str, options: dict[str, Any], seed: int,
-                     max_actions: int) -> None:
+                     max_actions: int, sticky: bool = False) -> None:
     """One match on its own connections."""
-    http = Pool(servers, seed)
+    http = Pool(servers, seed, sticky)
     try:
         await _play(http, tally, spec, options, seed, max_actions)
     finally:
@@ -172,14 +186,14 @@ async def _play(http: Pool, tally: Tally, spec: str, options: dict[str, Any], se
 
 
 async def run_load(urls: list[str], matches: int, spec: str, options: dict[str, Any],
-                   max_actions: int) -> dict[str, Any]:
+                   max_actions: int, sticky: bool = False) -> dict[str, Any]:
     tally = Tally()
     servers = [(where.hostname or "127.0.0.1", where.port or 80) for where in map(urlsplit, urls)]
     start = time.perf_counter()
-    await asyncio.gather(*(play_match(servers, tally, spec, options, seed, max_actions) for seed in range(matches)))
+    await asyncio.gather(*(play_match(servers, tally, spec, options, seed, max_actions, sticky) for seed in range(matches)))
     elapsed = time.perf_counter() - start
     times = sorted(tally.latencies) or [0.0]
-    return {"matches": matches, "servers": len(urls), "spec": spec, "options": options, "seconds": round(elapsed, 2),
+    return {"matches": matches, "servers": len(urls), "sticky": sticky, "spec": spec, "options": options, "seconds": round(elapsed, 2),
             "actions": tally.actions, "requests": tally.requests,
             "actions_per_second": round(tally.actions / elapsed, 1),
             "requests_per_second": round(tally.requests / elapsed, 1),
@@ -220,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", action="append", default=[],
                     help="a running server, or several (default: start --servers of them on --db)")
     ap.add_argument("--servers", type=int, default=1, help="server processes to start")
+    ap.add_argument("--sticky", action="store_true",
+                    help="send every request of a match to one server (default: each to the next server)")
     ap.add_argument("--db", default=None,
                     help="their store: a path, a postgresql:// URL, or temp-postgres (default: a temporary SQLite file)")
     ap.add_argument("--max-actions", type=int, default=10_000, help="stop a match after this many actions")
@@ -243,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
                     proc, url = start_server(db)
                     procs.append(proc)
                     urls.append(url)
-            report = asyncio.run(run_load(urls, args.matches, args.spec, options, args.max_actions))
+            report = asyncio.run(run_load(urls, args.matches, args.spec, options, args.max_actions, args.sticky))
             report["store"] = "as given" if args.url else \
                 ("postgresql" if str(db).startswith("postgres") else "sqlite")
         finally:

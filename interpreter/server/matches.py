@@ -217,13 +217,12 @@ class MatchBook:
         """Apply what other processes stored since this copy was made (shared stores only)."""
         if not self.store.shared:
             return
-        head = self.store.head(match.id)
+        head = self.store.changes(match.id, match.logged)
         if head is None:
             return
-        logged, claims = head
+        logged, claims, actions = head
         changed = logged != match.logged
         if logged > match.logged:
-            actions = self.store.actions(match.id, match.logged)
             st = match.state
             try:
                 for seat, action in actions:

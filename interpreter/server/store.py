@@ -175,6 +175,15 @@ class Store:
         row = self._one("SELECT logged, claims FROM matches WHERE id = ?", (match_id,))
         return None if row is None else (int(row[0]), int(row[1]))
 
+    def changes(self, match_id: str, since: int) -> tuple[int, int, list[tuple[int, str]]] | None:
+        """`head` and the actions from number `since` on, in one round trip."""
+        rows = self._all("SELECT m.logged, m.claims, a.seat, a.action FROM matches m "
+                         "LEFT JOIN actions a ON a.match_id = m.id AND a.n >= ? WHERE m.id = ? ORDER BY a.n",
+                         (since, match_id))
+        if not rows:
+            return None
+        return int(rows[0][0]), int(rows[0][1]), [(int(r[2]), r[3]) for r in rows if r[2] is not None]
+
     def record(self, match_id: str) -> MatchRecord | None:
         row = self._one("SELECT id, spec, options, seed, seats, salt FROM matches WHERE id = ?", (match_id,))
         if row is None:

@@ -18,8 +18,13 @@ from tests.server.postgres import Cluster, bindir
 
 
 @pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(":memory:", settings=TEST_SETTINGS)) as c:
+def client(request) -> Iterator[TestClient]:
+    """`TRUCO_TEST_STORE=postgresql` runs every test of this fixture on a fresh PostgreSQL
+    database instead (the whole server suite against the other backend)."""
+    db = ":memory:"
+    if os.environ.get("TRUCO_TEST_STORE") == "postgresql":
+        db = request.getfixturevalue("postgres").new_database()
+    with TestClient(create_app(db, settings=TEST_SETTINGS)) as c:
         yield c
 
 

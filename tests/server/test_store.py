@@ -62,6 +62,9 @@ def test_the_log_grows_only_from_its_exact_length(store) -> None:
     assert store.actions("m1") == [(0, "a"), (1, "b"), (0, "c")]
     assert store.actions("m1", 2) == [(0, "c")]
     assert store.head("m1") == (3, 0)
+    assert store.changes("m1", 1) == (3, 0, [(1, "b"), (0, "c")])
+    assert store.changes("m1", 3) == (3, 0, [])
+    assert store.changes("nope", 0) is None
 
 
 def test_two_writers_on_one_database_store_one_batch_at_each_length(store_url) -> None:
