@@ -98,6 +98,10 @@ def test_a_stream_on_one_process_receives_the_actions_applied_through_another(tw
         second = ws.receive_json()                                # woken by the other process's NOTIFY
         assert second["seq"] == 2 and second["events"] == [{"type": "action", "seat": 0, "action": legal[0]}]
         assert second["view"]["version"] == 1
+    with b.websocket_connect(f"/api/matches/{match}/events") as ws:  # reconnected to the other process
+        ws.send_json({"token": t1, "since": 2})
+        resumed = ws.receive_json()
+        assert resumed == second
 
 
 # -- real processes, one killed ----------------------------------------------------------
