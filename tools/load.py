@@ -12,6 +12,12 @@ report); exits 1 on any error or lost action.
 
     python tools/load.py --matches 50                 # starts its own server on a free port
     python tools/load.py --matches 50 --url http://127.0.0.1:8000
+    python tools/load.py --matches 200 --servers 4 --db temp-postgres   # 4 processes, one PostgreSQL
+
+With several servers (`--servers N` started here, or `--url` given N times) every request of
+a match goes to the next server in turn, as a load balancer without sticky sessions would
+send it; `--db` is the servers' store (a SQLite path, a postgresql:// URL, or `temp-postgres`
+for a throwaway cluster started and stopped by this script, tests/server/postgres.py).
 
 A server of its own is started with `--client-seeds` and its request and creation rates
 unbounded (one client plays every match); a server named by `--url` needs the same.
@@ -36,6 +42,24 @@ from urllib.parse import urlsplit
 from urllib.request import urlopen
 
 
+class Pool:
+    """One keep-alive connection per server; each request goes to the next server in turn."""
+
+    def __init__(self, servers: list[tuple[str, int]], start: int, sticky: bool = False) -> None:
+        if sticky:                                  # every request of the match to one server
+            servers = [servers[start % len(servers)]]
+        self.connections = [Connection(host, port) for host, port in servers]
+        self.turn = start
+
+    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        self.turn += 1
+        return await self.connections[self.turn % len(self.connections)].request(method, path, body, token)
+
+    def close(self) -> None:
+        for c in self.connections:
+            c.close()
+
+
 class Connection:
     """One keep-alive HTTP/1.1 connection: JSON requests in, (status, JSON) out."""
 
@@ -43,8 +67,13 @@ class Connection:
         self.host, self.port = host, port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
+
+    IDLE = 4.0          # the server closes a keep-alive connection idle 5 s: open a new one before
 
     async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        if self.writer is not None and time.monotonic() - self.used > self.IDLE:
+            self.close()
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -54,17 +83,24 @@ class Connection:
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         self.writer.write(head.encode() + b"\r\n" + data)
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:
+            self.close()
+            raise ConnectionError("the server closed the connection")
+        status = int(line.split()[1])
         length = 0
         while (line := await self.reader.readline()) != b"\r\n":
             name, _, value = line.decode("latin-1").partition(":")
             if name.strip().lower() == "content-length":
                 length = int(value)
-        return status, json.loads(await self.reader.readexactly(length))
+        data = json.loads(await self.reader.readexactly(length))
+        self.used = time.monotonic()
+        return status, data
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+            self.reader = self.writer = None
 
 
 @dataclass
@@ -79,7 +115,7 @@ class Tally:
     answered: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)   # match → (at, seat, action)
 
 
-async def _call(http: Connection, tally: Tally, method: str, url: str, body: Any = None,
+async def _call(http: Pool, tally: Tally, method: str, url: str, body: Any = None,
                 token: str | None = None) -> dict[str, Any] | None:
     tally.requests += 1
     try:
@@ -93,17 +129,17 @@ async def _call(http: Connection, tally: Tally, method: str, url: str, body: Any
     return data
 
 
-async def play_match(host: str, port: int, tally: Tally, spec: str, options: dict[str, Any], seed: int,
-                     max_actions: int) -> None:
-    """One match on its own connection."""
-    http = Connection(host, port)
+async def play_match(servers: list[tuple[str, int]], tally: Tally, spec: str, options: dict[str, Any], seed: int,
+                     max_actions: int, sticky: bool = False) -> None:
+    """One match on its own connections."""
+    http = Pool(servers, seed, sticky)
     try:
         await _play(http, tally, spec, options, seed, max_actions)
     finally:
         http.close()
 
 
-async def _play(http: Connection, tally: Tally, spec: str, options: dict[str, Any], seed: int,
+async def _play(http: Pool, tally: Tally, spec: str, options: dict[str, Any], seed: int,
                 max_actions: int) -> None:
     """Every seat a random bot, until the match ends; then check the match's log."""
     made = await _call(http, tally, "POST", "/api/matches", {"spec": spec, "options": options, "seed": seed})
@@ -149,15 +185,15 @@ async def _play(http: Connection, tally: Tally, spec: str, options: dict[str, An
         tally.errors.append(f"match {match}: the log holds {len(logged)} actions, {len(answered)} were answered")
 
 
-async def run_load(url: str, matches: int, spec: str, options: dict[str, Any], max_actions: int) -> dict[str, Any]:
+async def run_load(urls: list[str], matches: int, spec: str, options: dict[str, Any],
+                   max_actions: int, sticky: bool = False) -> dict[str, Any]:
     tally = Tally()
-    where = urlsplit(url)
-    host, port = where.hostname or "127.0.0.1", where.port or 80
+    servers = [(where.hostname or "127.0.0.1", where.port or 80) for where in map(urlsplit, urls)]
     start = time.perf_counter()
-    await asyncio.gather(*(play_match(host, port, tally, spec, options, seed, max_actions) for seed in range(matches)))
+    await asyncio.gather(*(play_match(servers, tally, spec, options, seed, max_actions, sticky) for seed in range(matches)))
     elapsed = time.perf_counter() - start
     times = sorted(tally.latencies) or [0.0]
-    return {"matches": matches, "spec": spec, "options": options, "seconds": round(elapsed, 2),
+    return {"matches": matches, "servers": len(urls), "sticky": sticky, "spec": spec, "options": options, "seconds": round(elapsed, 2),
             "actions": tally.actions, "requests": tally.requests,
             "actions_per_second": round(tally.actions / elapsed, 1),
             "requests_per_second": round(tally.requests / elapsed, 1),
@@ -172,7 +208,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path | str) -> tuple[subprocess.Popen, str]:
     """`truco serve` on a free loopback port, waited for until it answers."""
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(db), "--port", str(port),
@@ -195,26 +231,47 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=50, help="concurrent matches")
     ap.add_argument("--spec", default="teg")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
-    ap.add_argument("--url", default=None, help="a running server (default: start one on a temporary database)")
+    ap.add_argument("--url", action="append", default=[],
+                    help="a running server, or several (default: start --servers of them on --db)")
+    ap.add_argument("--servers", type=int, default=1, help="server processes to start")
+    ap.add_argument("--sticky", action="store_true",
+                    help="send every request of a match to one server (default: each to the next server)")
+    ap.add_argument("--db", default=None,
+                    help="their store: a path, a postgresql:// URL, or temp-postgres (default: a temporary SQLite file)")
     ap.add_argument("--max-actions", type=int, default=10_000, help="stop a match after this many actions")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     args = ap.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
-    proc = None
+    procs: list[subprocess.Popen] = []
+    cluster = None
     with tempfile.TemporaryDirectory() as tmp:
-        url = args.url
-        if url is None:
-            proc, url = start_server(Path(tmp) / "load.sqlite3")
+        urls = list(args.url)
         try:
-            report = asyncio.run(run_load(url, args.matches, args.spec, options, args.max_actions))
+            if not urls:
+                db: Path | str = args.db or Path(tmp) / "load.sqlite3"
+                if db == "temp-postgres":
+                    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+                    from tests.server.postgres import Cluster
+                    cluster = Cluster()
+                    cluster.start()
+                    db = cluster.new_database()
+                for _ in range(args.servers):
+                    proc, url = start_server(db)
+                    procs.append(proc)
+                    urls.append(url)
+            report = asyncio.run(run_load(urls, args.matches, args.spec, options, args.max_actions, args.sticky))
+            report["store"] = "as given" if args.url else \
+                ("postgresql" if str(db).startswith("postgres") else "sqlite")
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
                 proc.wait(timeout=10)
+            if cluster is not None:
+                cluster.stop()
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"{report['matches']} concurrent matches of {report['spec']} {report['options']}: "
+        print(f"{report['servers']} server(s) on {report['store']}: {report['matches']} concurrent matches of {report['spec']} {report['options']}: "
               f"{report['actions']} actions in {report['seconds']} s = {report['actions_per_second']} actions/s "
               f"({report['requests_per_second']} requests/s), action latency p50 {report['p50_ms']} ms, "
               f"p99 {report['p99_ms']} ms; errors {report['errors']}, "

@@ -6,6 +6,7 @@ refused request leaves its match unchanged. docs/api.md describes each endpoint 
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from importlib import resources
@@ -26,10 +27,10 @@ from interpreter.server.errors import ApiError
 from interpreter.server.gate import Gate, client_of, error_headers
 from interpreter.server.matches import Match, MatchBook
 from interpreter.server.openapi import document
-from interpreter.server.ratelimit import RateLimit
+from interpreter.server.ratelimit import RateLimit, SharedRateLimit
 from interpreter.server.security import bearer
 from interpreter.server.settings import Settings
-from interpreter.server.store import Store
+from interpreter.server.store import open_store
 from interpreter.server.streams import event_stream
 
 SEED_LIMIT = 1 << 62
@@ -161,13 +162,24 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(db: str = ":memory:", specs: Sequence[str] = (), settings: Settings = Settings()) -> Starlette:
-    """The server's ASGI app: matches kept in the SQLite file `db`, specs bundled plus `specs`."""
+    """The server's ASGI app: matches kept in the store `db` (a SQLite path or ':memory:',
+    `sqlite:///PATH`, or `postgresql://…` shared with other processes), specs bundled plus `specs`."""
     web = StaticFiles(directory=str(resources.files("interpreter.server") / "web"), html=True)
-    store = Store(db)
+    store = open_store(db)
     limits = settings.limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        book: MatchBook = app.state.book
+
+        def changed(match_id: str | None) -> None:          # called from the store's listening thread
+            try:
+                loop.call_soon_threadsafe(book.changed_elsewhere, match_id)
+            except RuntimeError:                            # the loop has closed: shutting down
+                pass
+
+        store.listen(changed)
         yield
         store.close()
 
@@ -193,8 +205,14 @@ def create_app(db: str = ":memory:", specs: Sequence[str] = (), settings: Settin
     )
     app.state.settings = settings
     app.state.book = MatchBook(store, Catalog(specs, limits.game_cache), limits)
-    app.state.creations = RateLimit("matches created", limits.creations_burst, limits.creations_per_second,
-                                    limits.clients_tracked)
-    app.state.claims = RateLimit("seat claims", limits.claims_burst, limits.claims_per_second,
-                                 limits.clients_tracked)
+    if store.shared:                  # per client across every process sharing the store
+        app.state.creations = SharedRateLimit("matches created", limits.creations_burst, limits.creations_per_second,
+                                              store, "creations")
+        app.state.claims = SharedRateLimit("seat claims", limits.claims_burst, limits.claims_per_second,
+                                           store, "claims")
+    else:
+        app.state.creations = RateLimit("matches created", limits.creations_burst, limits.creations_per_second,
+                                        limits.clients_tracked)
+        app.state.claims = RateLimit("seat claims", limits.claims_burst, limits.claims_per_second,
+                                     limits.clients_tracked)
     return app

@@ -16,7 +16,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on")
     p.add_argument("--db", default="matches.sqlite3",
-                   help="SQLite file keeping every match (':memory:' keeps nothing)")
+                   help="where every match is kept: a SQLite file (a path or sqlite:///PATH; ':memory:' keeps "
+                        "nothing), or postgresql://USER@HOST/DB shared by several server processes "
+                        "(needs truco-rules[postgres])")
     p.add_argument("--spec", action="append", default=[], metavar="PATH", help="offer this spec file too")
     p.add_argument("--allow-host", action="append", default=[], metavar="HOST",
                    help="answer requests whose Host is HOST (a name, name:port, or *); default: loopback names")
@@ -32,6 +34,17 @@ def add_parser(subparsers: Any) -> None:
 def _limit_names() -> list[str]:
     from interpreter.server.settings import Limits
     return Limits.names()
+
+
+def _shown(db: str) -> str:
+    """The store's name without a password."""
+    from urllib.parse import urlsplit
+    if "://" not in db:
+        return db
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -51,9 +64,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return 2
     settings = Settings(hosts=LOOPBACK_HOSTS + tuple(args.allow_host), origins=tuple(args.allow_origin),
                         client_seeds=args.client_seeds, limits=limits)
-    app = create_app(args.db, args.spec, settings)
+    try:
+        app = create_app(args.db, args.spec, settings)
+    except Exception as err:                        # psycopg missing, the database unreachable, a bad URL
+        console.print(f"[bold red]error[/] cannot open the store {escape(_shown(args.db))}: {escape(str(err))}",
+                      highlight=False)
+        return 2
     console.print(f"board at http://{args.host}:{args.port}/ · API at /api/ (see /api/openapi.json) · "
-                  f"matches kept in {args.db} · answering Host {', '.join(settings.hosts)}", highlight=False)
+                  f"matches kept in {escape(_shown(args.db))} · answering Host {', '.join(settings.hosts)}",
+                  highlight=False)
     # The protocol cuts off frames far past the limit (close 1009); up to there the stream
     # answers a long message with its own close, 4413 too_large.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,

@@ -6,6 +6,14 @@ action, the bots' answers, the next deal, the commit to the store — happens wi
 yielding to another request. So two clients acting on one match are served one after the
 other, and nobody is shown an action before it is on disk.
 
+Several processes may share one PostgreSQL store (`store.shared`). Then any process serves
+any match: a request first reads the match's head in the store and applies the actions other
+processes stored since (`_refresh`); an action is committed by the store's conditional write
+(store.py), and the process that loses a race on one match rebuilds it from the store and
+judges the action again there — an explicit `version` then answers `stale_version`, as it
+would on one process. The store's LISTEN connection reports other processes' commits
+(`changed_elsewhere`), so the streams of this process catch up at once.
+
 The server deals the next hand itself, at once, when a hand ends: the `hand_over` event
 stays in every seat's event stream, and the view shows the new hand.
 
@@ -31,14 +39,15 @@ from interpreter.bots import BOTS
 from interpreter.engine.game import Game
 from interpreter.server.catalog import Catalog, game_info
 from interpreter.server.errors import ApiError
-from interpreter.server.ratelimit import RateLimit
+from interpreter.server.ratelimit import RateLimit, SharedRateLimit
 from interpreter.server.security import commitment, new_code, new_match_id, new_salt, new_token, token_hash
 from interpreter.server.settings import Limits
-from interpreter.server.store import MatchRecord, Store
+from interpreter.server.store import Conflict, MatchRecord, Store
 from interpreter.engine.state import State
 from interpreter.engine.views import visible_events
 
 MAX_BOT_ACTIONS = 100_000      # one request never plays more than this many bot actions
+RETRIES = 8                    # conditional writes lost to other processes before answering 503
 
 
 def is_signal(game: Game, action: str) -> bool:
@@ -116,8 +125,12 @@ class MatchBook:
         self.limits = limits
         self.clock = clock
         self.matches: OrderedDict[str, Match] = OrderedDict()     # least recently used first
-        self.signals = RateLimit("signals from this seat", limits.signals_burst, limits.signals_per_second,
-                                 limits.live_matches * 8, clock)
+        if store.shared:                        # a seat may send its signals through any process
+            self.signals: RateLimit = SharedRateLimit("signals from this seat", limits.signals_burst,
+                                                      limits.signals_per_second, store, "signals")
+        else:
+            self.signals = RateLimit("signals from this seat", limits.signals_burst, limits.signals_per_second,
+                                     limits.live_matches * 8, clock)
         self.streams = 0
 
     # -- creation, seats and loading ----------------------------------------------------
@@ -141,7 +154,7 @@ class MatchBook:
         match = Match(record, game, game.new_match(seed=record.seed), set())
         self.store.create(record, {s: token_hash(c) for s, c in codes.items()})
         self._keep(match)
-        self._commit(match, self._advance(match))
+        self._settle(match)
         return match, codes
 
     async def claim(self, match_id: str, code: str) -> tuple[Match, int, str]:
@@ -166,26 +179,79 @@ class MatchBook:
                 raise ApiError(404, "unknown_match", f"no match {match_id!r}")
             game = await self.catalog.game(record.spec, record.options)
             match = self.matches.get(match_id) or self._load(record, game)   # another request may have loaded it
+        else:
+            self._refresh(match)
         self._keep(match)
         return match
 
     def _load(self, record: MatchRecord, game: Game) -> Match:
         """Rebuild a stored match from its seed and action log, then let its bots catch up."""
-        match = Match(record, game, game.new_match(seed=record.seed), self.store.claimed(record.id))
+        match = Match(record, game, game.new_match(seed=record.seed), set())
+        self._rebuild(match)
+        self._keep(match)
+        self._settle(match)
+        return match
+
+    def _rebuild(self, match: Match) -> None:
+        """Replay the stored match into `match`, in place: streams hold the object, and their
+        event numbers stay valid because a replay gives the same events."""
+        game, record = match.game, match.record
         actions = self.store.actions(record.id)
+        state = game.new_match(seed=record.seed)
         try:
             for seat, action in actions:
-                _deal_if_over(match.state)
-                match.state.apply(action, seat)
+                _deal_if_over(state)
+                state.apply(action, seat)
         except IllegalAction as err:
             raise ApiError(500, "unresumable", f"match {record.id!r} does not replay under the current spec: {err}") \
                 from None
-        _deal_if_over(match.state)
+        _deal_if_over(state)
+        match.state = state
         match.logged = len(actions)
         match.version = sum(not is_signal(game, a) for _, a in actions)
-        self._keep(match)
-        self._commit(match, self._advance(match))
-        return match
+        match.claimed = self.store.claimed(record.id)
+        match._seen = [[] for _ in range(game.num_players)]
+        match._scanned = 0
+
+    def _refresh(self, match: Match) -> None:
+        """Apply what other processes stored since this copy was made (shared stores only)."""
+        if not self.store.shared:
+            return
+        head = self.store.changes(match.id, match.logged)
+        if head is None:
+            return
+        logged, claims, actions = head
+        changed = logged != match.logged
+        if logged > match.logged:
+            st = match.state
+            try:
+                for seat, action in actions:
+                    _deal_if_over(st)
+                    st.apply(action, seat)
+                _deal_if_over(st)
+            except IllegalAction:
+                self._rebuild(match)
+            else:
+                match.logged += len(actions)
+                match.version += sum(not is_signal(match.game, a) for _, a in actions)
+        elif logged < match.logged:                         # cannot happen: the store only grows
+            self._rebuild(match)
+        if claims != len(match.claimed):
+            match.claimed = self.store.claimed(match.id)
+            changed = True
+        if changed:
+            match.notify()
+
+    def changed_elsewhere(self, match_id: str | None) -> None:
+        """Another process committed a change to `match_id` (None: to any match): bring the
+        watched copies up to date, which wakes their streams."""
+        watched = [m for m in self.matches.values() if m.listeners] if match_id is None \
+            else [m for m in (self.matches.get(match_id),) if m is not None and m.listeners]
+        for match in watched:
+            try:
+                self._refresh(match)
+            except Exception:                               # the store is away: the next change retries
+                continue
 
     def _keep(self, match: Match) -> None:
         """Mark a match used now; drop the idle ones and those past the memory bound."""
@@ -236,14 +302,24 @@ class MatchBook:
             else " ".join(str(action).split())
         if is_signal(match.game, text):
             self.signals.take((match.id, seat))
-        try:
-            st.apply(action, seat)
-        except IllegalAction as err:
-            raise ApiError(409, "illegal_action", f"{text!r} is not legal now: {err.reason}",
-                           action=text, reason=err.reason) from None
-        _deal_if_over(st)
-        self._commit(match, [(seat, text)] + self._advance(match))
-        return text
+        for _ in range(RETRIES):
+            try:
+                st.apply(action, seat)
+            except IllegalAction as err:
+                raise ApiError(409, "illegal_action", f"{text!r} is not legal now: {err.reason}",
+                               action=text, reason=err.reason) from None
+            _deal_if_over(st)
+            try:
+                self._commit(match, [(seat, text)] + self._advance(match))
+                return text
+            except Conflict:                                # another process acted first: judge again
+                st = match.state
+                if version is not None and version != match.version:
+                    raise ApiError(409, "stale_version", f"the match is at version {match.version}, not {version}",
+                                   version=match.version) from None
+                if st.match_over:
+                    raise ApiError(409, "match_over", "the match is over") from None
+        raise ApiError(503, "busy", "other processes kept changing this match; try again")
 
     def _advance(self, match: Match) -> list[tuple[int, str]]:
         """Bots play while it is a bot's turn; the next hand is dealt when one ends."""
@@ -263,12 +339,29 @@ class MatchBook:
             done.append((seat, action))
         return done
 
+    def _settle(self, match: Match) -> None:
+        """Let the bots play and store their actions, again on the stored match if another
+        process moved it first."""
+        for _ in range(RETRIES):
+            try:
+                self._commit(match, self._advance(match))
+                return
+            except Conflict:
+                continue
+        raise ApiError(503, "busy", "other processes kept changing this match; try again")
+
     def _commit(self, match: Match, actions: list[tuple[int, str]]) -> None:
-        """Store the new actions; if the store fails, forget the unsaved state and reload."""
+        """Store the new actions. On `Conflict` the match is rebuilt from the store (nothing of
+        this batch was stored) and the caller decides again; if the store fails otherwise,
+        forget the unsaved state and reload on the next request."""
         if not actions:
             return
         try:
             self.store.append(match.id, match.logged, actions)
+        except Conflict:
+            self._rebuild(match)
+            match.notify()
+            raise
         except Exception:
             self.matches.pop(match.id, None)
             raise

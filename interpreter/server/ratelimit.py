@@ -3,13 +3,16 @@
 Refusals answer 429 with `Retry-After`, the seconds until one more request would pass. The
 table of keys is bounded: past its size the least recently seen key is forgotten, which
 only ever gives that key a fresh burst.
+
+A `RateLimit` counts in this process only; a `SharedRateLimit` keeps its buckets in a shared
+store (PostgreSQL), so several server processes together allow one key its rate once.
 """
 from __future__ import annotations
 
 import math
 import time
 from collections import OrderedDict
-from typing import Callable
+from typing import Any, Callable
 
 from interpreter.server.errors import ApiError
 
@@ -38,3 +41,18 @@ class RateLimit:
         self.buckets[key] = (tokens - 1, now)
         while len(self.buckets) > self.keys:
             self.buckets.popitem(last=False)
+
+
+class SharedRateLimit(RateLimit):
+    """The same buckets, kept in the store's `rates` table on the database's clock."""
+
+    def __init__(self, what: str, burst: float, per_second: float, store: Any, name: str) -> None:
+        super().__init__(what, burst, per_second, 0)
+        self.store = store
+        self.name = name
+
+    def take(self, key: object) -> None:
+        wait = self.store.take_token(f"{self.name}:{key}", self.burst, self.per_second)
+        if wait:
+            raise ApiError(429, "rate_limited", f"too many {self.what}; try again in {wait:g} s",
+                           retry_after=int(wait))

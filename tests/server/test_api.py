@@ -1,15 +1,26 @@
 """The match server's API: specs, creation, a seat's view, legal actions, acting, the event
-stream, the replay log and the OpenAPI document (docs/api.md, "The HTTP API")."""
+stream, the replay log and the OpenAPI document (docs/api.md, "The HTTP API"); every test
+runs against both stores, SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
+import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
 
 from interpreter import load_game
 from interpreter.server.openapi import document
 from rulespec.load import bundled_names, open_spec
-from tests.server.helpers import auth, create
+from interpreter.server.app import create_app
+from tests.server.helpers import TEST_SETTINGS, auth, create
+from starlette.testclient import TestClient
+
+
+@pytest.fixture
+def client(store_url) -> Iterator[TestClient]:
+    with TestClient(create_app(store_url, settings=TEST_SETTINGS)) as c:
+        yield c
 
 
 def test_specs_lists_every_bundled_spec_with_its_options_and_the_bots(client) -> None:

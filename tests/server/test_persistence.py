@@ -21,8 +21,8 @@ MATCHES = [("teg", {"players": 2, "target": 15}, {}), ("paulista", {}, {"1": "he
            ("board", {"players": 4, "target": 15}, {"2": "heuristic"}), ("uruguayo", {"target": 20}, {})]
 
 
-def test_a_new_app_on_the_same_file_resumes_every_match(tmp_path) -> None:
-    db = str(tmp_path / "m.sqlite3")
+def test_a_new_app_on_the_same_store_resumes_every_match(store_url) -> None:
+    db = store_url
     views: dict[tuple[str, str], Any] = {}
     made_all = []
     with TestClient(create_app(db, settings=TEST_SETTINGS)) as client:
