@@ -24,6 +24,7 @@ EXTENSIONS: tuple[str, ...] = (
     "interpreter.measure.analyze",
     "interpreter.designer.rulebook",
     "interpreter.designer.diff",
+    "interpreter.designer.lsp",
 )
 
 

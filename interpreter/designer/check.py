@@ -27,6 +27,7 @@ from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, S
 from rulespec.ir import OptionDecl, OptionValue, Span
 from rulespec.load import SpecSource, open_spec
 from rulespec.resolved import merge_findings, render, base_of
+from rulespec.yamlload import Located
 
 from interpreter.designer.explore import Exploration, Violation, Witness, explore
 from interpreter.engine.game import Game
@@ -228,6 +229,18 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
     except SpecError as err:
         report.findings = [Finding(d, LOAD) for d in err.diagnostics]
         return report
+    diagnose_source(source, report, exhaustive, fixed)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
+                    fixed: Mapping[str, object] | None = None, engine: bool = True,
+                    base: Located | None = None) -> Report:
+    """The findings of a loaded spec into `report`. Without `engine`, only what needs no
+    compiled game (the static checks of the tree and of the IR under combinations that use
+    every option value at least once): the quick pass an editor runs as the designer types. `base` is the merged tree the file extends
+    (read from disk when not given)."""
     report.source = source
     report.interpretations = [o for o in source.options if o.kind == "interpretation"]
     try:
@@ -236,22 +249,24 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
         report.unusable = str(err)
         return report
     found = _Collector({o.name: o.default for o in options}, source)
-    static = check_source(source.tree, source.options, str(source.path)) + merge_findings(source.path, source.tree)
+    static = check_source(source.tree, source.options, str(source.path)) + \
+        merge_findings(source.path, source.tree, base)
     for d in static:
         found.add(d, STATIC)
     broken = any(d.severity == "error" for d in static)    # the engine would trip over the same defect
     combos, report.total = combinations(options)
+    if not engine:
+        combos = each_value(options)                  # every option value at least once
     explored = {_key(c) for c in (each_value(options) if exhaustive else [])}
     for combo in combos:
         report.checked += 1
-        game = _build(source, combo, found)
+        game = _build(source, combo, found, engine)
         if game is None or broken:
             continue
         if not _check_payoffs(game, combo, found) and _key(combo) in explored:
             report.explored += 1
             _explore(game, combo, found, report)
     report.findings = found.ranked(report.checked)
-    report.seconds = time.perf_counter() - start
     return report
 
 
@@ -259,7 +274,7 @@ def _key(combo: Combo) -> tuple:
     return tuple(sorted(combo.items()))
 
 
-def _build(source: SpecSource, combo: Combo, found: _Collector) -> Game | None:
+def _build(source: SpecSource, combo: Combo, found: _Collector, engine: bool = True) -> Game | None:
     try:
         spec = source.build(combo)
     except SpecError as err:
@@ -269,7 +284,7 @@ def _build(source: SpecSource, combo: Combo, found: _Collector) -> Game | None:
     static = check_spec(spec)
     for d in static:
         found.add(d, STATIC, combo)
-    if any(d.severity == "error" for d in static):
+    if any(d.severity == "error" for d in static) or not engine:
         return None                              # the engine would trip over the same defect
     try:
         game = Game(spec)
