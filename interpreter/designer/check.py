@@ -235,12 +235,12 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
 
 
 def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
-                    fixed: Mapping[str, object] | None = None, engine: bool = True,
+                    fixed: Mapping[str, object] | None = None, play: bool = True,
                     base: Located | None = None) -> Report:
-    """The findings of a loaded spec into `report`. Without `engine`, only what needs no
-    compiled game (the static checks of the tree and of the IR under combinations that use
-    every option value at least once): the quick pass an editor runs as the designer types. `base` is the merged tree the file extends
-    (read from disk when not given)."""
+    """The findings of a loaded spec into `report`. Without `play`, no hand is played (no
+    payoffs, no exhaustive pass) and only combinations that use every option value at least
+    once are built and compiled: the quick pass an editor runs as the designer types.
+    `base` is the merged tree the file extends (read from disk when not given)."""
     report.source = source
     report.interpretations = [o for o in source.options if o.kind == "interpretation"]
     try:
@@ -255,13 +255,13 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
         found.add(d, STATIC)
     broken = any(d.severity == "error" for d in static)    # the engine would trip over the same defect
     combos, report.total = combinations(options)
-    if not engine:
+    if not play:
         combos = each_value(options)                  # every option value at least once
     explored = {_key(c) for c in (each_value(options) if exhaustive else [])}
     for combo in combos:
         report.checked += 1
-        game = _build(source, combo, found, engine)
-        if game is None or broken:
+        game = _build(source, combo, found)
+        if game is None or broken or not play:
             continue
         if not _check_payoffs(game, combo, found) and _key(combo) in explored:
             report.explored += 1
@@ -274,7 +274,7 @@ def _key(combo: Combo) -> tuple:
     return tuple(sorted(combo.items()))
 
 
-def _build(source: SpecSource, combo: Combo, found: _Collector, engine: bool = True) -> Game | None:
+def _build(source: SpecSource, combo: Combo, found: _Collector) -> Game | None:
     try:
         spec = source.build(combo)
     except SpecError as err:
@@ -284,7 +284,7 @@ def _build(source: SpecSource, combo: Combo, found: _Collector, engine: bool = T
     static = check_spec(spec)
     for d in static:
         found.add(d, STATIC, combo)
-    if any(d.severity == "error" for d in static) or not engine:
+    if any(d.severity == "error" for d in static):
         return None                              # the engine would trip over the same defect
     try:
         game = Game(spec)

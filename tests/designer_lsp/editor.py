@@ -20,6 +20,7 @@ class Editor:
         self.versions: dict[str, int] = {}
         self.texts: dict[str, str] = {}
         self.capabilities: lsp.ServerCapabilities | None = None
+        self.stderr: list[str] = []
 
         @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: lsp.PublishDiagnosticsParams) -> None:
@@ -28,10 +29,20 @@ class Editor:
     async def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         await self.client.start_io(sys.executable, "-m", "interpreter", "lsp", env=env, cwd=str(ROOT))
+        self.drain = asyncio.create_task(self._drain())
         result = await asyncio.wait_for(self.client.initialize_async(lsp.InitializeParams(
             capabilities=lsp.ClientCapabilities(), root_uri=ROOT.as_uri(), process_id=os.getpid())), 60)
         self.capabilities = result.capabilities
         self.client.initialized(lsp.InitializedParams())
+
+    async def _drain(self) -> None:
+        """Keep the server's stderr flowing (a full pipe would block it), for the failure report."""
+        stream = self.client._server.stderr if self.client._server else None
+        while stream is not None:
+            line = await stream.readline()
+            if not line:
+                return
+            self.stderr.append(line.decode("utf-8", "replace"))
 
     async def stop(self) -> None:
         await asyncio.wait_for(self.client.shutdown_async(None), 30)
@@ -97,7 +108,10 @@ def session(body: Any) -> Any:
         editor = Editor()
         await editor.start()
         try:
-            return await body(editor)
+            return await asyncio.wait_for(body(editor), 60)
+        except BaseException:
+            print("".join(editor.stderr[-40:]))
+            raise
         finally:
             await editor.stop()
     return asyncio.run(main())

@@ -2,7 +2,8 @@
 
 The quick pass (as the designer types) loads the buffer and its `extends` chain (open buffers
 before files on disk), validates the schema, the options and every formula, and runs the
-checker's static findings without compiling a game; the deep pass (on save, or on request)
+checker's static findings (each option value built and compiled once, no hand played);
+the deep pass (on save, or on request)
 is the whole checker, the exhaustive pass included. Each finding keeps the file it is in, so
 a base's findings are published on the base.
 """
@@ -153,7 +154,7 @@ def _run(out: Analysis, reader: Reader, deep: bool) -> None:
             out.findings = [Finding(d, _code(d, step)) for d in relocate_all(found, tree, str(path))]
             return
     out.source = SpecSource(path, tree, options[0])
-    report = diagnose_source(out.source, Report(str(path)), exhaustive=deep, engine=deep, base=out.base)
+    report = diagnose_source(out.source, Report(str(path)), exhaustive=deep, play=deep, base=out.base)
     if report.unusable:
         out.findings = [Finding(Diagnostic("error", tree.loc(()), "$", report.unusable), "load")]
         return

@@ -418,7 +418,7 @@ def references(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.
     found = word_at(lines[line], char)
     if found is None or not declarations(a, found[0]):
         return []
-    word = re.compile(rf"(?<![\w.]){re.escape(found[0])}(?!\w)")
+    word = re.compile(rf"(?<!\w){re.escape(found[0])}(?!\w)")
     out = []
     for path in a.files():
         text = a.text if path == a.path else (read(path) if read else None)
