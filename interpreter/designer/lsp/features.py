@@ -151,9 +151,12 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
                 seen.add(key)
                 yield _item(key, lsp.CompletionItemKind.Property, _docs(sub).split(" — ")[0], _docs(sub),
                             f"{key}: ")
-    merged = value_at(_data(a), ctx.path)
-    if isinstance(merged, dict):                # entries of the base the file may override
-        for key in merged:
+    entries: list[str] = []                     # entries of the base the file may override
+    for data in (_data(a), a.base.data if a.base is not None else None):
+        found = value_at(data, ctx.path)        # (a key just typed, still empty, removes the base's)
+        entries += list(found) if isinstance(found, dict) else []
+    if entries:
+        for key in dict.fromkeys(entries):
             if key not in present and key not in seen:
                 yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
 
@@ -166,9 +169,11 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
         yield from _formula(a, site, text)
         return
     if ctx.key == "after":
-        siblings = value_at(_data(a), ctx.path[:-1]) or {}
-        own = value_at(a.own.data if a.own else None, ctx.path[:-1]) or {}
-        for name in dict.fromkeys([*siblings, *own]):
+        names: list[str] = []
+        for data in (_data(a), a.base.data if a.base else None, a.own.data if a.own else None):
+            found = value_at(data, ctx.path[:-1])
+            names += list(found) if isinstance(found, dict) else []
+        for name in dict.fromkeys(names):
             if name not in PROSE_KEYS:
                 yield _item(name, lsp.CompletionItemKind.Function, "a call of this contest")
         return
