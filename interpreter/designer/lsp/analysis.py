@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from interpreter.designer.check import Report, diagnose_source
 from rulespec import schema
 from rulespec.blame import relocate_all
 from rulespec.build import build_options
@@ -24,8 +26,6 @@ from rulespec.ir import OptionDecl, Spec
 from rulespec.load import SpecSource, find_spec, load_tree
 from rulespec.typecheck import check_types
 from rulespec.yamlload import Located, load_yaml
-
-from interpreter.designer.check import Report, diagnose_source
 
 STAGE_CODES = ("load", "static", "build", "payoff", "explore")
 """The checker's stages (check.LOAD ... check.EXPLORE), as diagnostic codes."""
@@ -55,6 +55,8 @@ class Analysis:
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     deep: bool = False
+    cache: dict[str, Any] = field(default_factory=dict)
+    """What features computed on this text once (the compiled game, the payoff tables)."""
 
     @cached_property
     def spec(self) -> Spec | None:

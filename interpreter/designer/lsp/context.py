@@ -44,7 +44,7 @@ def parents(lines: list[str], line: int, indent: int) -> tuple[str, ...]:
         if want == 0:
             break
         body = text.strip()
-        if not body or body.startswith("#") or body.startswith("-") or _indent(text) >= want:
+        if not body or body.startswith(("#", "-")) or _indent(text) >= want:
             continue
         m = KEY.match(text)
         if m:

@@ -7,21 +7,31 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from lsprotocol import types as lsp
 
+from interpreter.designer.lsp.analysis import WORD, Analysis, value_at, word_at
+from interpreter.designer.lsp.context import Context, context_at
 from rulespec.blame import parse_path
+from rulespec.errors import TrucoError
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from rulespec.load import bundled_names
 from rulespec.schema import SCHEMA
-from rulespec.vocabulary import FUNCTIONS, NAMES, SCOPE_WORDS, SITE_SCOPES, SITE_WORDS, site_of
+from rulespec.vocabulary import (
+    FUNCTIONS,
+    NAMES,
+    SCOPE_WORDS,
+    SITE_SCOPES,
+    SITE_WORDS,
+    site_of,
+)
 from rulespec.yamlload import Located
 
-from interpreter.designer.lsp.analysis import WORD, Analysis, value_at, word_at
-from interpreter.designer.lsp.context import Context, context_at
-
+ENGINE_ERRORS = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
+"""What compiling or playing a spec the checker would reject may raise (as in check.py)."""
 PROSE_KEYS = ("source", "note", "doc", "title")
 ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
               ("special_hands",), ("annul",), ("when",))
@@ -320,33 +330,31 @@ def _hover_call(a: Analysis, word: str) -> list[str]:
 
 def _payoffs(a: Analysis) -> Any:
     """The payoff tables under the default options (computed once per analysis)."""
-    cached = getattr(a, "_payoffs", False)
-    if cached is not False:
-        return cached
+    if a.cache.get("payoffs", False) is not False:
+        return a.cache["payoffs"]
     table = None
     game = _game(a)
     if game is not None:
         from interpreter.designer.payoffs import payoffs
         try:
             table = payoffs(game)
-        except Exception:       # a spec the engine cannot play has no table to show
+        except ENGINE_ERRORS:   # a spec the engine cannot play has no table to show
             table = None
-    setattr(a, "_payoffs", table)
+    a.cache["payoffs"] = table
     return table
 
 
 def _game(a: Analysis) -> Any:
-    cached = getattr(a, "_game", False)
-    if cached is not False:
-        return cached
+    if a.cache.get("game", False) is not False:
+        return a.cache["game"]
     game = None
     if a.spec is not None:
         from interpreter.engine.game import Game
         try:
             game = Game(a.spec)
-        except Exception:       # a spec the engine cannot compile has no ranks to show
+        except ENGINE_ERRORS:   # a spec the engine cannot compile has no ranks to show
             game = None
-    setattr(a, "_game", game)
+    a.cache["game"] = game
     return game
 
 
@@ -447,7 +455,8 @@ def references(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.
 _MEANT = re.compile(r"'([^']+)'[^']*\(did you mean '([^']+)'\?\)")
 
 
-def code_actions(a: Analysis, uri: str, rng: lsp.Range, diagnostics: list[lsp.Diagnostic]) -> list[lsp.CodeAction]:
+def code_actions(a: Analysis, uri: str, rng: lsp.Range,
+                 diagnostics: Sequence[lsp.Diagnostic]) -> list[lsp.CodeAction]:
     out: list[lsp.CodeAction] = []
     lines = a.text.split("\n")
     for d in diagnostics:
@@ -465,7 +474,7 @@ def code_actions(a: Analysis, uri: str, rng: lsp.Range, diagnostics: list[lsp.Di
         if "!replace" in d.message and a.own is not None:
             where = _quoted_path(d)
             loc = a.own.key_locs.get(where) if where else None
-            if loc is not None:
+            if loc is not None and where:
                 n = loc.line - 1
                 colon = lines[n].find(":", loc.col - 1)
                 if colon >= 0:
@@ -486,7 +495,7 @@ def _quoted_path(d: lsp.Diagnostic) -> tuple | None:
         return None
     try:
         return tuple(parse_path(path))
-    except Exception:       # a path we cannot read offers no fix
+    except (ValueError, IndexError):    # a path we cannot read offers no fix
         return None
 
 
