@@ -69,3 +69,24 @@ def test_a_base_open_unsaved_is_read_from_its_buffer(tmp_path):
         diags = await e.change(variant, "name: variant", "name: variant ")
         assert not any("house" in d.message and d.code.startswith("dsl") for d in diags), diags
     session(body)
+
+
+def test_the_exhaustive_pass_runs_on_save_and_on_request(tmp_path):
+    """A payoff that only playing the chain reveals: absent while typing, reported on save."""
+    spec = tmp_path / "decline.yaml"
+    spec.write_text((ROOT / "tests" / "specs_invalid" / "decline_pays_more.yaml").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+
+    async def body(e):
+        typed = await e.open(spec)
+        assert not any(d.code == "payoff" for d in typed), typed
+        saved = await e.save(spec)
+        [d] = [d for d in saved if d.code == "payoff"]
+        assert "pays more declined than accepting it would" in d.message
+        assert (d.range.start.line, d.range.start.character) == (6, 13)
+        typed = await e.change(spec, "name:", "name:")
+        assert not any(d.code == "payoff" for d in typed)
+        count = await e.client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+            "truco.checkDeep", [spec.resolve().as_uri()]))
+        assert count == 1 and any(d.code == "payoff" for d in await e.wait(spec.resolve().as_uri(), True))
+    session(body)

@@ -7,7 +7,7 @@ The server announces only the features below.
 """
 from __future__ import annotations
 
-import threading
+import asyncio
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -34,7 +34,6 @@ class SpecServer(LanguageServer):
         super().__init__("truco-lsp", "0.1.0", text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.analyses: dict[str, Analysis] = {}
         self.published: dict[str, set[str]] = {}
-        self.lock = threading.Lock()
 
     def read(self, path: Path) -> str | None:
         """An open buffer's text, None for a file not open."""
@@ -44,10 +43,25 @@ class SpecServer(LanguageServer):
 
     def check(self, uri: str, deep: bool = False) -> Analysis:
         doc = self.workspace.get_text_document(uri)
-        with self.lock:
-            a = analyze(uri_path(uri).resolve(), doc.source, self.read, deep, self.analyses.get(uri))
-            self.analyses[uri] = a
+        a = analyze(uri_path(uri).resolve(), doc.source, self.read, deep, self.analyses.get(uri))
+        self.analyses[uri] = a
         self.publish(uri, a, doc.version)
+        return a
+
+    async def check_deep(self, uri: str) -> Analysis | None:
+        """The whole checker in a worker thread, so that typing stays checked meanwhile; its
+        findings are published only if the buffer has not changed since."""
+        doc = self.workspace.get_text_document(uri)
+        version, text = doc.version, doc.source
+        path = uri_path(uri).resolve()
+        previous = self.analyses.get(uri)
+        a = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: analyze(path, text, self.read, True, previous))
+        current = self.workspace.text_documents.get(uri)
+        if current is None or current.version != version or current.source != text:
+            return None
+        self.analyses[uri] = a
+        self.publish(uri, a, version)
         return a
 
     def publish(self, uri: str, a: Analysis, version: int | None) -> None:
@@ -106,8 +120,8 @@ def did_change(ls: SpecServer, params: lsp.DidChangeTextDocumentParams) -> None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: SpecServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    ls.check(params.text_document.uri, deep=True)
+async def did_save(ls: SpecServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    await ls.check_deep(params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -119,12 +133,11 @@ def did_close(ls: SpecServer, params: lsp.DidCloseTextDocumentParams) -> None:
 
 
 @server.command(DEEP_COMMAND)
-def check_deep(ls: SpecServer, *args: Any) -> int:
-    """The whole checker on a buffer: arguments [uri]; returns the number of findings."""
-    uri = args[0] if args and isinstance(args[0], str) else None
-    if uri is None:
-        return 0
-    return len(ls.check(uri, deep=True).findings)
+async def check_deep(ls: SpecServer, uri: str) -> int | None:
+    """The whole checker on an open buffer; the number of findings (None when the buffer
+    changed meanwhile: the quick pass has published the newer findings)."""
+    a = await ls.check_deep(uri)
+    return None if a is None else len(a.findings)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=TRIGGERS))
