@@ -138,3 +138,11 @@ def test_source_stub_for_a_declaration_without_one(tmp_path):
     a = analyze(path, text)
     rng = lsp.Range(lsp.Position(3, 3), lsp.Position(3, 3))
     assert not [c for c in features.code_actions(a, path.as_uri(), rng, []) if "source" in c.title]
+
+
+def test_hover_a_stake_call_its_worth_accepted_and_declined():
+    text = TEG.read_text(encoding="utf-8")
+    line, char = _at(text, "retruco:", 2)
+    body = features.hover(analyze(TEG, text), line, char).contents.value
+    assert "accepted: the hand is worth 3; declined: 2 to the caller" in body
+    assert "source: Retruco (quiero retruco) | 3 puntos | 2 puntos" in body
