@@ -27,6 +27,7 @@ EXTENSIONS: tuple[str, ...] = (
     "interpreter.designer.rulebook",
     "interpreter.designer.diff",
     "interpreter.designer.evaluate",
+    "interpreter.designer.lsp",
 )
 
 

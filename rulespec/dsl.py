@@ -6,6 +6,8 @@ friendlier hint for the mistakes people actually make (see :data:`MISTAKES`).
 """
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -448,9 +450,16 @@ def _syntax_error(failure: Failure, locate: Locate, path: str) -> SpecError:
 
 def _parse(text: str, start: str, locate: Locate, path: str) -> Tree:
     try:
-        return _PARSER.parse(text, start=start)
+        return _parsed(text, start)
     except UnexpectedInput as err:
         raise _syntax_error(_failure(start, text, err), locate, path) from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str, start: str) -> Tree:
+    """The parse tree of a text (never changed by its readers): every option combination of
+    a spec, and every re-check of an edited one, parses the same formulas again."""
+    return _PARSER.parse(text, start=start)
 
 
 # ---------------------------------------------------------------------------------------------

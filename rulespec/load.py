@@ -6,7 +6,7 @@ import itertools
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from rulespec import dsl, formula, schema
 from rulespec.blame import relocate_all
@@ -15,7 +15,7 @@ from rulespec.errors import Diagnostic, OptionError, SpecError, SpecNotFound
 from rulespec.ir import OptionDecl, OptionValue, Spec
 from rulespec.merge import extend, merge, subtree
 from rulespec.typecheck import check_types
-from rulespec.yamlload import Located, format_path, load_yaml_file
+from rulespec.yamlload import Located, format_path, load_yaml, load_yaml_file
 
 def bundled_dir() -> Path:
     """The folder of the specs shipped with the package."""
@@ -45,9 +45,14 @@ def find_spec(name_or_path: str | Path, relative_to: Path | None = None) -> Path
     raise SpecNotFound(f"no spec named {text!r}{suggestion}; bundled specs: {', '.join(names)}")
 
 
-def load_tree(path: Path, seen: tuple[Path, ...] = ()) -> Located:
-    """Load a spec file and merge it over its `extends` chain."""
-    tree = load_yaml_file(path)
+Reader = Callable[[Path], "str | None"]
+"""The text of a file when it is not to be read from disk (an editor's unsaved buffer)."""
+
+
+def load_tree(path: Path, seen: tuple[Path, ...] = (), read: Reader | None = None) -> Located:
+    """Load a spec file and merge it over its `extends` chain; `read` may give a file's text."""
+    text = read(path) if read is not None else None
+    tree = load_yaml(text, str(path)) if text is not None else load_yaml_file(path)
     if path in seen:
         chain = " -> ".join(str(p) for p in seen + (path,))
         raise SpecError([Diagnostic("error", tree.loc(("extends",)), "$.extends", f"extends cycle: {chain}")])
@@ -60,7 +65,7 @@ def load_tree(path: Path, seen: tuple[Path, ...] = ()) -> Located:
         base_path = find_spec(str(base_name), relative_to=path.parent)
     except SpecNotFound as err:
         raise SpecError([Diagnostic("error", tree.loc(("extends",)), "$.extends", str(err))]) from None
-    return extend(load_tree(base_path, seen + (path,)), tree)
+    return extend(load_tree(base_path, seen + (path,), read), tree)
 
 
 @dataclass
@@ -148,7 +153,13 @@ def open_spec(name_or_path: str | Path) -> SpecSource:
     cached = _SOURCES.get(path)
     if cached and cached[0] == mtime:
         return cached[1]
-    tree = load_tree(path)
+    source = source_of(path, load_tree(path))
+    _SOURCES[path] = (mtime, source)
+    return source
+
+
+def source_of(path: Path, tree: Located) -> SpecSource:
+    """A merged tree validated (schema, options, formulas' types) as the spec at `path`."""
     try:
         errors = schema.validate(tree)
         if errors:
@@ -159,9 +170,7 @@ def open_spec(name_or_path: str | Path) -> SpecSource:
             raise SpecError(errors)
     except SpecError as err:
         raise SpecError(relocate_all(err.diagnostics, tree, str(path))) from None
-    source = SpecSource(path, tree, options)
-    _SOURCES[path] = (mtime, source)
-    return source
+    return SpecSource(path, tree, options)
 
 
 def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Spec:

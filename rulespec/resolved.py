@@ -85,11 +85,12 @@ def base_of(path: Path) -> Located | None:
     return load_tree(find_spec(str(name), relative_to=path.parent))
 
 
-def merge_findings(path: Path, tree: Located) -> list[Diagnostic]:
+def merge_findings(path: Path, tree: Located, base: Located | None = None) -> list[Diagnostic]:
     """Base entries left beside the variant's in mappings the variant clearly rewrote:
     trick-outcome patterns when it changed the number of tricks, and the ladder when it wrote
-    at least two new calls and left every call of the base untouched."""
-    base = base_of(path)
+    at least two new calls and left every call of the base untouched. `base` is the merged
+    tree of what the file extends, read from disk when not given."""
+    base = base if base is not None else base_of(path)
     if base is None:
         return []
     own = str(path)

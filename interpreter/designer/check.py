@@ -27,6 +27,7 @@ from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, S
 from rulespec.ir import OptionDecl, OptionValue, Span
 from rulespec.load import SpecSource, open_spec
 from rulespec.resolved import merge_findings, render, base_of
+from rulespec.yamlload import Located
 
 from interpreter.designer.explore import Exploration, Violation, Witness, explore
 from interpreter.engine.game import Game
@@ -245,6 +246,18 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
     except SpecError as err:
         report.findings = [Finding(d, LOAD) for d in err.diagnostics]
         return report
+    diagnose_source(source, report, exhaustive, fixed)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
+                    fixed: Mapping[str, object] | None = None, play: bool = True,
+                    base: Located | None = None) -> Report:
+    """The findings of a loaded spec into `report`. Without `play`, no hand is played (no
+    payoffs, no exhaustive pass) and only combinations that use every option value at least
+    once are built and compiled: the quick pass an editor runs as the designer types.
+    `base` is the merged tree the file extends (read from disk when not given)."""
     report.source = source
     report.interpretations = [o for o in source.options if o.kind == "interpretation"]
     try:
@@ -253,16 +266,19 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
         report.unusable = str(err)
         return report
     found = _Collector({o.name: o.default for o in options}, source)
-    static = check_source(source.tree, source.options, str(source.path)) + merge_findings(source.path, source.tree)
+    static = check_source(source.tree, source.options, str(source.path)) + \
+        merge_findings(source.path, source.tree, base)
     for d in static:
         found.add(d, STATIC)
     broken = any(d.severity == "error" for d in static)    # the engine would trip over the same defect
     combos, report.total = combinations(options)
+    if not play:
+        combos = each_value(options)                  # every option value at least once
     explored = {_key(c) for c in pairwise(options)} if exhaustive else set()
     for combo in combos:
         report.checked += 1
         game = _build(source, combo, found)
-        if game is None or broken:
+        if game is None or broken or not play:
             continue
         if _check_payoffs(game, combo, found) or _key(combo) not in explored:
             continue
@@ -272,7 +288,6 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
             report.covered.append(combo)
             _explore(game, combo, found, report)
     report.findings = found.ranked(report.checked)
-    report.seconds = time.perf_counter() - start
     return report
 
 

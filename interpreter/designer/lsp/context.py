@@ -1,0 +1,121 @@
+"""Where the cursor is in a spec being typed, read from the text alone (it may not parse).
+
+Block mappings are followed by indentation; a flow mapping or list on the cursor's line
+(`envido: {worth: 2, after: [env`) is scanned for the keys still open before the cursor.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+KEY = re.compile(r"""\s*(?:-\s+)*(?P<key>[A-Za-z_][A-Za-z0-9_]*|"[^"]*"|'[^']*')\s*:(?=\s|$)""")
+
+
+@dataclass(frozen=True)
+class Context:
+    """The mapping path the cursor is in; `key` is set when it is in that key's value (then
+    `text` is the value written before the cursor, `in_list` whether it is a list item),
+    otherwise it is at a key (`text` is the key's part typed so far)."""
+
+    path: tuple[str, ...]
+    key: str | None
+    text: str
+    in_list: bool = False
+    indent: int = 0
+
+    @property
+    def value_path(self) -> tuple[str, ...]:
+        return self.path + ((self.key,) if self.key is not None else ())
+
+
+def _unquote(key: str) -> str:
+    return key[1:-1] if key[:1] in "\"'" else key
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def parents(lines: list[str], line: int, indent: int) -> tuple[str, ...]:
+    """The keys of the block mappings enclosing a line indented by `indent`."""
+    stack: list[str] = []
+    want = indent
+    for text in reversed(lines[:line]):
+        if want == 0:
+            break
+        body = text.strip()
+        if not body or body.startswith(("#", "-")) or _indent(text) >= want:
+            continue
+        m = KEY.match(text)
+        if m:
+            stack.append(_unquote(m.group("key")))
+            want = _indent(text)
+    return tuple(reversed(stack))
+
+
+def context_at(text: str, line: int, char: int) -> Context:
+    lines = text.split("\n")
+    while len(lines) <= line:
+        lines.append("")
+    current = lines[line][:char]
+    stripped = current.lstrip(" ")
+    in_list = False
+    indent = _indent(current)
+    while stripped.startswith("- "):
+        in_list = True
+        indent += 2
+        stripped = stripped[2:].lstrip(" ")
+        indent = len(current) - len(stripped)
+    path = parents(lines, line, _indent(current) if in_list else indent)
+    m = KEY.match(stripped)
+    if m is None:
+        if in_list:       # `- item` under a key: the value of the key above
+            return Context(path[:-1], path[-1] if path else None, stripped, True, indent)
+        return Context(path, None, stripped, False, indent)
+    key = _unquote(m.group("key"))
+    rest = stripped[m.end():]
+    return _flow(path, key, rest, indent)
+
+
+def _flow(path: tuple[str, ...], key: str, rest: str, indent: int) -> Context:
+    """Scan a flow value for the mapping keys and lists open at its end."""
+    stack: list[tuple[str, str | None]] = []        # (bracket, the key it is the value of)
+    current: str | None = key
+    token = ""
+    quote = ""
+    after_colon = True
+    for ch in rest:
+        if quote:
+            token += ch
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "\"'" and not token.strip():
+            quote = ch
+            token = ch
+        elif ch in "{[":
+            stack.append((ch, current))
+            current, token, after_colon = None, "", ch == "["
+        elif ch in "}]":
+            if stack:
+                _, current = stack.pop()
+            token = ""
+        elif ch == ",":
+            token = ""
+            after_colon = bool(stack and stack[-1][0] == "[")
+            if stack and stack[-1][0] == "{":
+                current = None
+        elif ch == ":" and stack and stack[-1][0] == "{":
+            current, token, after_colon = token.strip(), "", True
+        else:
+            token += ch
+    keys = [k for _, k in stack if k is not None]
+    if not stack:
+        return Context(path, key, token.strip(), False, indent)
+    bracket, owner = stack[-1]
+    if bracket == "[":
+        return Context(path + tuple(keys[:-1]), owner, token.strip(), True, indent)
+    inner = path + tuple(keys)
+    if current is not None and after_colon:
+        return Context(inner, current, token.strip(), False, indent)
+    return Context(inner, None, token.strip(), False, indent)

@@ -1,0 +1,537 @@
+"""Completion, hover, definition, references and code actions on one analysed buffer.
+
+Each function takes the buffer's Analysis and an LSP position and returns lsprotocol types;
+the server only routes requests here, so the tests may call them directly too.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from interpreter.designer.lsp.analysis import WORD, Analysis, value_at, word_at
+from interpreter.designer.lsp.context import Context, context_at
+from rulespec.blame import parse_path
+from rulespec.errors import TrucoError
+from rulespec.ir import CARD_VERBS, COMMON_VERBS
+from rulespec.load import bundled_names
+from rulespec.schema import SCHEMA
+from rulespec.vocabulary import (
+    FUNCTIONS,
+    NAMES,
+    SCOPE_WORDS,
+    SITE_SCOPES,
+    SITE_WORDS,
+    site_of,
+)
+from rulespec.yamlload import Located
+
+ENGINE_ERRORS = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
+"""What compiling or playing a spec the checker would reject may raise (as in check.py)."""
+PROSE_KEYS = ("source", "note", "doc", "title")
+ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
+              ("special_hands",), ("annul",), ("when",))
+"""Mappings whose entries are declarations, each of which may cite its `source:`."""
+
+
+# -- the schema at a path -------------------------------------------------------------------
+
+
+def _deref(node: Any) -> Any:
+    while isinstance(node, dict) and "$ref" in node:
+        ref = node["$ref"]
+        target: Any = SCHEMA
+        for part in ref.lstrip("#/").split("/"):
+            if part:
+                target = target[part]
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def schema_at(path: tuple) -> dict[str, Any] | None:
+    """The schema of the node at `path` (a `when` entry's `set` is a partial spec)."""
+    parts = list(path)
+    if len(parts) >= 3 and parts[0] == "when" and parts[2] == "set":
+        parts = parts[3:]
+    node: Any = SCHEMA
+    for part in parts:
+        node = _deref(node)
+        if not isinstance(node, dict):
+            return None
+        props = node.get("properties") or {}
+        if part in props:
+            node = props[part]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        elif node.get("patternProperties"):
+            node = next(iter(node["patternProperties"].values()))
+        elif isinstance(node.get("items"), dict) and isinstance(part, int):
+            node = node["items"]
+        else:
+            return None
+    node = _deref(node)
+    return node if isinstance(node, dict) else None
+
+
+def _docs(node: Any) -> str:
+    node = _deref(node) if isinstance(node, dict) else {}
+    return " — ".join(x for x in (node.get("title"), node.get("description")) if x)
+
+
+# -- names of the spec ----------------------------------------------------------------------
+
+
+def _data(a: Analysis) -> dict[str, Any]:
+    for t in (a.tree, a.own):
+        if t is not None and isinstance(t.data, dict):
+            return t.data
+    return {}
+
+
+def calls_of(a: Analysis) -> dict[str, tuple]:
+    """Every call name and the path of its declaration."""
+    data = _data(a)
+    out: dict[str, tuple] = {}
+    for name in value_at(data, ("stakes", "calls")) or {}:
+        out.setdefault(name, ("stakes", "calls", name))
+    for contest, node in (data.get("contests") or {}).items():
+        if isinstance(node, dict) and isinstance(node.get("calls"), dict):
+            for name in node["calls"]:
+                out.setdefault(name, ("contests", contest, "calls", name))
+    return out
+
+
+def options_of(a: Analysis) -> dict[str, dict[str, Any]]:
+    opts = _data(a).get("options") or {}
+    return {k: v for k, v in opts.items() if isinstance(v, dict)}
+
+
+def cards_of(a: Analysis) -> tuple[str, ...]:
+    if a.spec is not None:
+        return a.spec.deck.cards
+    return ()
+
+
+def declarations(a: Analysis, word: str) -> list[tuple]:
+    """The paths declaring a name: a call, an option, a contest, a hand value, an option value."""
+    data = _data(a)
+    out: list[tuple] = []
+    calls = calls_of(a)
+    if word in calls:
+        out.append(calls[word])
+    for key in ("options", "contests", "values", "special_hands", "annul", "when"):
+        if isinstance(data.get(key), dict) and word in data[key]:
+            out.append((key, word))
+    for name, node in options_of(a).items():
+        values = node.get("values") or []
+        if word in [str(v) for v in values]:
+            out.append(("options", name, "values", [str(v) for v in values].index(word)))
+    return out
+
+
+# -- completion -----------------------------------------------------------------------------
+
+
+def _item(label: str, kind: lsp.CompletionItemKind, detail: str = "", doc: str = "",
+          insert: str | None = None) -> lsp.CompletionItem:
+    return lsp.CompletionItem(label=label, kind=kind, detail=detail or None,
+                              documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
+                              insert_text=insert)
+
+
+def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
+    ctx = context_at(a.text, line, char)
+    if ctx.key is None:
+        return list(_keys(a, ctx))
+    return list(_values(a, ctx))
+
+
+def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
+    present = value_at(a.own.data if a.own else None, ctx.path)
+    present = set(present) if isinstance(present, dict) else set()
+    node = schema_at(ctx.path)
+    seen: set[str] = set()
+    if node is not None:
+        for key, sub in (node.get("properties") or {}).items():
+            if key not in present:
+                seen.add(key)
+                yield _item(key, lsp.CompletionItemKind.Property, _docs(sub).split(" — ")[0], _docs(sub),
+                            f"{key}: ")
+    entries: list[str] = []                     # entries of the base the file may override
+    for data in (_data(a), a.base.data if a.base is not None else None):
+        found = value_at(data, ctx.path)        # (a key just typed, still empty, removes the base's)
+        entries += list(found) if isinstance(found, dict) else []
+    if entries:
+        for key in dict.fromkeys(entries):
+            if key not in present and key not in seen:
+                yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
+
+
+def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
+    path = ctx.value_path
+    text = ctx.text.lstrip("\"'")
+    site = site_of(path)
+    if site is not None and not ctx.in_list:
+        yield from _formula(a, site, text)
+        return
+    if ctx.key == "after":
+        names: list[str] = []
+        for data in (_data(a), a.base.data if a.base else None, a.own.data if a.own else None):
+            found = value_at(data, ctx.path[:-1])
+            names += list(found) if isinstance(found, dict) else []
+        for name in dict.fromkeys(names):
+            if name not in PROSE_KEYS:
+                yield _item(name, lsp.CompletionItemKind.Function, "a call of this contest")
+        return
+    if ctx.key == "extends":
+        for name in bundled_names():
+            yield _item(name, lsp.CompletionItemKind.Module, "a bundled spec")
+        return
+    if ctx.path[:1] == ("options",) and len(ctx.path) == 2 and ctx.key == "default":
+        for v in (options_of(a).get(ctx.path[1]) or {}).get("values") or []:
+            yield _item(json.dumps(v) if isinstance(v, bool) else str(v), lsp.CompletionItemKind.EnumMember,
+                        f"a value of {ctx.path[1]}")
+        return
+    if ctx.path == ("verbs",):
+        for verb in COMMON_VERBS + CARD_VERBS:
+            yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb")
+        return
+    if ctx.key in ("ranking",) or "trumps" in ctx.path:
+        for card in cards_of(a):
+            yield _item(card, lsp.CompletionItemKind.Constant, "a card of the deck")
+        return
+    node = schema_at(path)
+    if node is not None:
+        if isinstance(node.get("items"), dict) and ctx.in_list:
+            node = _deref(node["items"])
+        for v in node.get("enum") or []:
+            yield _item(str(v), lsp.CompletionItemKind.EnumMember, _docs(node).split(" — ")[0], _docs(node))
+        if node.get("type") == "boolean":
+            for v in ("true", "false"):
+                yield _item(v, lsp.CompletionItemKind.EnumMember)
+
+
+_OPTION_VALUE = re.compile(r"options\.([A-Za-z_]\w*)\s*(?:==|!=)\s*['\"]?\w*$")
+
+
+def _formula(a: Analysis, site: Any, text: str) -> Iterator[lsp.CompletionItem]:
+    """Names valid in this formula's scope, with their types; options; call and contest names."""
+    m = _OPTION_VALUE.search(text)
+    if m:
+        for v in (options_of(a).get(m.group(1)) or {}).get("values") or []:
+            shown = json.dumps(v) if isinstance(v, bool) else str(v)
+            yield _item(shown, lsp.CompletionItemKind.EnumMember, f"a value of options.{m.group(1)}")
+        return
+    if re.search(r"options\.\w*$", text):
+        for name, node in options_of(a).items():
+            values = ", ".join(str(v) for v in node.get("values") or [])
+            yield _item(name, lsp.CompletionItemKind.Variable, f"option ({values})", str(node.get("doc") or ""))
+        return
+    called = re.search(r"(\w+)\(\s*['\"]\w*$", text)
+    if called and called.group(1) in FUNCTIONS:
+        wants = FUNCTIONS[called.group(1)].names
+        if wants == "call":
+            names = list(calls_of(a))
+        elif wants == "contest":
+            names = list(_data(a).get("contests") or {})
+        else:
+            names = [str(r) for r in value_at(_data(a), ("deck", "ranks")) or []]
+        for name in names:
+            if name not in PROSE_KEYS:
+                yield _item(name, lsp.CompletionItemKind.EnumMember, f"a {wants}")
+        return
+    scopes = SITE_SCOPES[site.kind]
+    for name, n in NAMES.items():
+        if n.scope in scopes:
+            yield _item(name, lsp.CompletionItemKind.Variable, f"{n.type.value} — {n.scope.value}", n.doc)
+    for name, f in FUNCTIONS.items():
+        if f.scope in scopes:
+            args = ", ".join(t.value for t in f.args) + (", ..." if f.variadic else "")
+            yield _item(name, lsp.CompletionItemKind.Function, f"({args}) -> {f.result.value} — {f.scope.value}",
+                        f.doc, f"{name}(")
+    yield _item("options", lsp.CompletionItemKind.Module, "options.NAME: a table option's value", insert="options.")
+
+
+# -- hover ----------------------------------------------------------------------------------
+
+
+def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
+    lines = a.text.split("\n")
+    if line >= len(lines):
+        return None
+    found = word_at(lines[line], char)
+    ctx = context_at(a.text, line, len(lines[line]))
+    parts: list[str] = []
+    span = None
+    if found is not None:
+        word, start, end = found
+        span = lsp.Range(lsp.Position(line, start), lsp.Position(line, end))
+        before = lines[line][:start]
+        in_formula = site_of(ctx.value_path) is not None and ctx.key is not None
+        if before.endswith("options.") or (ctx.path == ("options",) and ctx.key == word):
+            parts += _hover_option(a, word)
+        if word in calls_of(a) and not before.endswith("options."):
+            parts += _hover_call(a, word)
+        if in_formula and word in NAMES and not before.endswith("."):
+            n = NAMES[word]
+            parts.append(f"**{word}**: {n.type.value}, {n.scope.value} ({SCOPE_WORDS[n.scope]})\n\n{n.doc}")
+        if in_formula and word in FUNCTIONS:
+            f = FUNCTIONS[word]
+            args = ", ".join(t.value for t in f.args) + (", ..." if f.variadic else "")
+            parts.append(f"**{word}**({args}) -> {f.result.value}, {f.scope.value}\n\n{f.doc}")
+        if in_formula and ctx.key is not None:
+            site = site_of(ctx.value_path)
+            if site is not None and not parts:
+                parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
+        if word in cards_of(a):
+            parts += _hover_card(a, word)
+    source = _citation(a, ctx.value_path if ctx.key is not None else ctx.path)
+    if source:
+        parts.append(f"source: {source}")
+    if not parts:
+        return None
+    return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, "\n\n---\n\n".join(parts)), span)
+
+
+def _hover_option(a: Analysis, word: str) -> list[str]:
+    node = options_of(a).get(word)
+    if node is None:
+        return []
+    values = " | ".join(json.dumps(v) if isinstance(v, bool) else str(v) for v in node.get("values") or [])
+    kind = node.get("kind", "table")
+    return [f"**option {word}** ({kind}): {values}; default {node.get('default', (node.get('values') or [None])[0])}"
+            + (f"\n\n{node['doc']}" if node.get("doc") else "")]
+
+
+def _hover_call(a: Analysis, word: str) -> list[str]:
+    path = calls_of(a)[word]
+    where = "the stake" if path[0] == "stakes" else f"contest {path[1]}"
+    out = [f"**call {word}** of {where}"]
+    table = _payoffs(a)
+    if table is None:
+        node = value_at(_data(a), path) or {}
+        out.append(f"worth: `{node.get('worth')}`" if isinstance(node, dict) else "")
+        return ["\n\n".join(x for x in out if x)]
+    from interpreter.designer.payoffs import show
+    for step in table.ladder:
+        if step.call == word:
+            out.append(f"accepted: the hand is worth {step.accepted}; declined: {step.declined} "
+                       f"to the caller")
+    rows = [c for c in table.chains if c.calls and c.calls[-1] == word]
+    if rows:
+        out.append("| chain | accepted | declined |\n|---|---|---|" + "".join(
+            f"\n| {' '.join(c.calls)} | {show(c.accepted)} | {show(c.declined)} |" for c in rows))
+    return ["\n\n".join(out)]
+
+
+def _payoffs(a: Analysis) -> Any:
+    """The payoff tables under the default options (computed once per analysis)."""
+    if a.cache.get("payoffs", False) is not False:
+        return a.cache["payoffs"]
+    table = None
+    game = _game(a)
+    if game is not None:
+        from interpreter.designer.payoffs import payoffs
+        try:
+            table = payoffs(game)
+        except ENGINE_ERRORS:   # a spec the engine cannot play has no table to show
+            table = None
+    a.cache["payoffs"] = table
+    return table
+
+
+def _game(a: Analysis) -> Any:
+    if a.cache.get("game", False) is not False:
+        return a.cache["game"]
+    game = None
+    if a.spec is not None:
+        from interpreter.engine.game import Game
+        try:
+            game = Game(a.spec)
+        except ENGINE_ERRORS:   # a spec the engine cannot compile has no ranks to show
+            game = None
+    a.cache["game"] = game
+    return game
+
+
+def _rank(strength: tuple[int, ...], card: int) -> tuple[int, int]:
+    levels = sorted(set(strength), reverse=True)
+    return levels.index(strength[card]) + 1, len(levels)
+
+
+def _hover_card(a: Analysis, word: str) -> list[str]:
+    game = _game(a)
+    spec = a.spec
+    if spec is None:
+        return []
+    text = f"**card {word}**"
+    for i, tier in enumerate(spec.ranking.tiers):
+        if word in tier:
+            ties = [c for c in tier if c != word]
+            text += f": rank {i + 1} of {len(spec.ranking.tiers)} under the ranking" + (
+                f" (ties with {', '.join(ties)})" if ties else "")
+    if game is not None and game.turns_card:
+        idx = game.cards.index[word]
+        rows = []
+        for turned, row in game.strength.items():
+            if turned is None:
+                continue
+            r, n = _rank(row, idx)
+            rows.append(f"| {game.cards.ids[turned]} | {r} of {n} |")
+        text += "\n\n| turned | rank |\n|---|---|\n" + "\n".join(rows)
+    return [text]
+
+
+def _citation(a: Analysis, path: tuple) -> str | None:
+    data = _data(a)
+    for n in range(len(path), -1, -1):
+        node = value_at(data, path[:n])
+        if isinstance(node, dict) and isinstance(node.get("source"), str):
+            return node["source"]
+    return None
+
+
+# -- definition and references --------------------------------------------------------------
+
+
+def _location(loc: Any) -> lsp.Location:
+    return lsp.Location(Path(loc.file).resolve().as_uri(),
+                        lsp.Range(lsp.Position(loc.line - 1, loc.col - 1), lsp.Position(loc.line - 1, loc.col - 1)))
+
+
+def definition(a: Analysis, line: int, char: int) -> list[lsp.Location]:
+    lines = a.text.split("\n")
+    if line >= len(lines):
+        return []
+    if re.match(r"\s*extends\s*:", lines[line]) and a.base_path is not None:
+        return [lsp.Location(a.base_path.resolve().as_uri(), lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)))]
+    found = word_at(lines[line], char)
+    if found is None:
+        return []
+    out = []
+    for path in declarations(a, found[0]):
+        tree: Located | None = a.base if a.base is not None and value_at(a.base.data, path) is not None else a.tree
+        if tree is None:
+            continue
+        loc = tree.key_locs.get(path) or tree.locs.get(path)
+        if loc is not None:
+            out.append(_location(loc))
+    return out
+
+
+def references(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.Location]:
+    """Where a name is written in this file and the files it extends (prose and comments aside)."""
+    lines = a.text.split("\n")
+    if line >= len(lines):
+        return []
+    found = word_at(lines[line], char)
+    if found is None or not declarations(a, found[0]):
+        return []
+    word = re.compile(rf"(?<!\w){re.escape(found[0])}(?!\w)")
+    out = []
+    for path in a.files():
+        text = a.text if path == a.path else (read(path) if read else None)
+        if text is None:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except OSError:
+                continue
+        for n, body in enumerate(text.split("\n")):
+            code = body.split(" #")[0]
+            if re.match(rf"\s*(?:{'|'.join(PROSE_KEYS)})\s*:", code) or code.lstrip().startswith("#"):
+                continue
+            for m in word.finditer(code):
+                out.append(lsp.Location(path.resolve().as_uri(),
+                                        lsp.Range(lsp.Position(n, m.start()), lsp.Position(n, m.end()))))
+    return out
+
+
+# -- code actions ---------------------------------------------------------------------------
+
+_MEANT = re.compile(r"'([^']+)'[^']*\(did you mean '([^']+)'\?\)")
+
+
+def code_actions(a: Analysis, uri: str, rng: lsp.Range,
+                 diagnostics: Sequence[lsp.Diagnostic]) -> list[lsp.CodeAction]:
+    out: list[lsp.CodeAction] = []
+    lines = a.text.split("\n")
+    for d in diagnostics:
+        m = _MEANT.search(d.message)
+        if m and d.range.start.line < len(lines):
+            wrong, right = m.groups()
+            n = d.range.start.line
+            hits = list(re.finditer(rf"(?<!\w){re.escape(wrong)}(?!\w)", lines[n]))
+            if hits:
+                hit = min(hits, key=lambda h: abs(h.start() - d.range.start.character))
+                edit = lsp.TextEdit(lsp.Range(lsp.Position(n, hit.start()), lsp.Position(n, hit.end())), right)
+                out.append(lsp.CodeAction(f"Change '{wrong}' to '{right}'", kind=lsp.CodeActionKind.QuickFix,
+                                          diagnostics=[d], is_preferred=True,
+                                          edit=lsp.WorkspaceEdit(changes={uri: [edit]})))
+        if "!replace" in d.message and a.own is not None:
+            where = _quoted_path(d)
+            loc = a.own.key_locs.get(where) if where else None
+            if loc is not None and where:
+                n = loc.line - 1
+                colon = lines[n].find(":", loc.col - 1)
+                if colon >= 0:
+                    edit = lsp.TextEdit(lsp.Range(lsp.Position(n, colon + 1), lsp.Position(n, colon + 1)), " !replace")
+                    out.append(lsp.CodeAction(f"Replace the base's {where[-1]} (!replace)",
+                                              kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
+                                              edit=lsp.WorkspaceEdit(changes={uri: [edit]})))
+    stub = _source_stub(a, uri, rng.start.line)
+    if stub is not None:
+        out.append(stub)
+    return out
+
+
+def _quoted_path(d: lsp.Diagnostic) -> tuple | None:
+    data = d.data if isinstance(d.data, dict) else {}
+    path = data.get("path")
+    if not isinstance(path, str):
+        return None
+    try:
+        return tuple(parse_path(path))
+    except (ValueError, IndexError):    # a path we cannot read offers no fix
+        return None
+
+
+def _source_stub(a: Analysis, uri: str, line: int) -> lsp.CodeAction | None:
+    """`source: ""` under a declaration written in this file without one."""
+    if a.own is None:
+        return None
+    lines = a.text.split("\n")
+    if line >= len(lines):
+        return None
+    ctx = context_at(a.text, line, len(lines[line]))
+    if ctx.key is None:
+        return None
+    target = ctx.path + (ctx.key,)
+    pattern_ok = any(len(p) == len(ctx.path) and all(x in ("*", y) for x, y in zip(p, ctx.path))
+                     for p in ENTRY_MAPS)
+    node = value_at(a.own.data, target)
+    if not pattern_ok or not isinstance(node, dict) or "source" in node:
+        return None
+    text = lines[line]
+    close = text.rfind("}")
+    if "{" in text and close > text.find("{"):
+        sep = ", " if text[text.find("{") + 1:close].strip() else ""
+        edit = lsp.TextEdit(lsp.Range(lsp.Position(line, close), lsp.Position(line, close)), f'{sep}source: ""')
+    else:
+        indent = ctx.indent + 2
+        for body in lines[line + 1:]:
+            if body.strip() and not body.lstrip().startswith("#"):
+                if len(body) - len(body.lstrip(" ")) > ctx.indent:
+                    indent = len(body) - len(body.lstrip(" "))
+                break
+        edit = lsp.TextEdit(lsp.Range(lsp.Position(line + 1, 0), lsp.Position(line + 1, 0)),
+                            f'{" " * indent}source: ""\n')
+    return lsp.CodeAction(f"Add a source: citation to {ctx.key}", kind=lsp.CodeActionKind.QuickFix,
+                          edit=lsp.WorkspaceEdit(changes={uri: [edit]}))
+
+
+def words(text: str) -> Iterator[str]:
+    return (m.group() for m in WORD.finditer(text))
