@@ -253,7 +253,7 @@ class Keys:
             status = st.contests[cont.index].status
             if not reads or status == CLOSED:
                 continue
-            if status != IDLE or any(cont.window(Ctx(st, s, game.team_of[s])) for s in range(game.num_players)):
+            if status != IDLE or any(cont.window(Ctx(st, game, s, game.team_of[s])) for s in range(game.num_players)):
                 return True
         return False
 
