@@ -54,7 +54,7 @@ class Quote:
     text: str
 
 
-Block = Union[Heading, Para, Items, Grid, Quote]
+Block = Heading | Para | Items | Grid | Quote
 
 
 def markdown(blocks: Sequence[Block]) -> str:
@@ -161,7 +161,8 @@ def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
         operand = fold(e.operand, constants)
         if _known(operand):
             value = operand.value  # type: ignore[union-attr]
-            return _literal(not value if e.op == "not" else -value) or dsl.Unary(e.op, operand)
+            # typecheck.py lets a unary minus apply to numbers only
+            return _literal(not value if e.op == "not" else -value) or dsl.Unary(e.op, operand)  # type: ignore[operator]
         return dsl.Unary(e.op, operand)
     if isinstance(e, dsl.Binary):
         left, right = fold(e.left, constants), fold(e.right, constants)
@@ -177,7 +178,7 @@ def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
             return right
         if _known(left) and _known(right):
             try:
-                return _literal(_FOLDS[e.op](left.value, right.value)) or dsl.Binary(e.op, left, right)  # type: ignore
+                return _literal(_FOLDS[e.op](left.value, right.value)) or dsl.Binary(e.op, left, right)  # type: ignore[union-attr]
             except (ArithmeticError, TypeError):
                 pass
         return dsl.Binary(e.op, left, right)

@@ -89,6 +89,7 @@ def _cancel(m: Match, r: Rules, cont: CompiledContest) -> None:
 
 
 def pay_declined(m: Match, r: Rules, p: Pending) -> None:
+    assert p.contest is not None
     cont = r.contests[p.contest]
     caller_team = r.team_of[p.caller]
     cs = m.contests[cont.index]
@@ -233,12 +234,14 @@ def settle_unraised(m: Match, r: Rules, cont: CompiledContest) -> None:
     best value takes them all."""
     cs = m.contests[cont.index]
     cs.status = CLOSED
+    pays = cont.unraised_pays
+    assert pays is not None, f"the {cont.name} has unraised declarations but no unraised rule"
     teams = list(dict.fromkeys(r.team_of[s] for s in cs.declared))     # in the order sung
     if cont.unraised_mode == "each" or len(teams) == 1:
         for team in teams:
             pay = _pay_facts(m, r, cont, team, team)
             pay.declared = pay.declared_by_winner
-            score(m, r, team, int(cont.unraised_pays(Ctx(m, r, None, team, pay))), cont.name)
+            score(m, r, team, int(pays(Ctx(m, r, None, team, pay))), cont.name)
         return
     top = best(m, r, cont, comparing(m, r, cont))
     if top is None:
@@ -247,5 +250,5 @@ def settle_unraised(m: Match, r: Rules, cont: CompiledContest) -> None:
     team = r.team_of[top]
     m.events.append({"type": "contest_won", "contest": cont.name, "seat": top, "team": team,
                      "value": value(m, r, cont, top)})
-    score(m, r, team, int(cont.unraised_pays(Ctx(m, r, top, team, _pay_facts(m, r, cont, team, team)))),
+    score(m, r, team, int(pays(Ctx(m, r, top, team, _pay_facts(m, r, cont, team, team)))),
           cont.name)

@@ -30,7 +30,8 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
             if verb == "good" and not c.opened:
                 return "nobody has announced yet, nothing to concede: the first to speak must announce"
             rule = contest.ir.count.good if verb == "good" else contest.ir.count.announce
-            beats = f" ({who} can beat the best value announced)" if verb == "good" and count_would_win(st, g, seat) else ""
+            beats = f" ({who} can beat the best value announced)" \
+                if verb == "good" and count_would_win(st, g, seat) else ""
             return f"{verb} is not allowed now{beats}: {_rule(rule, contest.ir.count.cited.source)}"
         text = f"the {contest.name} count is under way: seat {c.seat} must announce or say good before anything else"
         return text + (" (folding is not allowed during the count)" if verb == "fold" else "")
@@ -41,7 +42,8 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
         if not may_answer(st, g, seat):
             cont = g.contests[p.contest] if p.contest is not None else None
             if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and not holds(st, g, cont, seat):
-                return f"{who} does not hold a {cont.value}: only a holder answers {p.call}, and seat {p.answerer} is asked"
+                return (f"{who} does not hold a {cont.value}: only a holder answers {p.call}, "
+                        f"and seat {p.answerer} is asked")
             return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
         if verb in ("play", "cover", "play_pos"):
             return f"{who} must first answer {p.call} (accept, decline or raise)"

@@ -129,7 +129,8 @@ def _stake_call_ok(m: Match, r: Rules, seat: int, ctx: Ctx) -> bool:
     return bool(r.stake_when(ctx))
 
 
-def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ctx, answering: Pending | None) -> list[Action]:
+def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ctx,
+                   answering: Pending | None) -> list[Action]:
     """Calls of one contest `seat` may make now: open, raise, or declare."""
     cs = m.contests[cont.index]
     if cs.status == CLOSED:

@@ -65,7 +65,7 @@ class Match:
     trick: list[Played] = field(default_factory=list, metadata=_meta(LIST, True, False))  # the trick being played
     history: list[list[Played]] = field(default_factory=list, metadata=_meta(LISTS, True, False))  # tricks done
     pending: Pending | None = field(default=None, metadata=_meta(RECORD, True, False))  # a call awaiting an answer
-    suspended: Pending | None = field(default=None, metadata=_meta(RECORD, True, False))  # a stake call a contest put off
+    suspended: Pending | None = field(default=None, metadata=_meta(RECORD, True, False))  # a call a contest put off
     contests: list[ContestState] = field(default_factory=list, metadata=_meta(OWN, True, False))  # one per contest
     count: Count | None = field(default=None, metadata=_meta(OWN, True, False))         # an announcement round
     called: set[str] = field(default_factory=set, metadata=_meta(SET, True, False))     # calls made

@@ -163,28 +163,29 @@ class State(Match):
         act = g.parsed.get(action) if isinstance(action, str) else None
         if act is not None:
             return act
-        words = str(action).split()
+        text = str(action)
+        words = text.split()
         if not words:
-            raise IllegalAction(str(action), "empty action")
+            raise IllegalAction(text, "empty action")
         verb = g.aliases.get(words[0], words[0])
         arg = words[1] if len(words) > 1 else None
         if len(words) > 2:
-            raise IllegalAction(action, "an action is a verb and at most one argument")
+            raise IllegalAction(text, "an action is a verb and at most one argument")
         if verb in CARD_VERBS:
             if arg is None:
-                raise IllegalAction(action, f"{verb} needs a card, e.g. '{verb} {g.cards.ids[0]}'")
+                raise IllegalAction(text, f"{verb} needs a card, e.g. '{verb} {g.cards.ids[0]}'")
             if verb == "play" and arg.startswith("@") and arg[1:].isdigit():
                 return ("play_pos", int(arg[1:]) - 1)
             if arg not in g.cards.index:
-                raise IllegalAction(action, f"{arg!r} is not a card of this deck")
+                raise IllegalAction(text, f"{arg!r} is not a card of this deck")
             return (verb, g.cards.index[arg])
         signals = g.signals
         if signals is not None and verb == signals.verb:
             if arg not in signals.names:
-                raise IllegalAction(action, f"{verb} needs one of: {', '.join(signals.names)}")
+                raise IllegalAction(text, f"{verb} needs one of: {', '.join(signals.names)}")
             return ("signal", arg)
         if arg is not None:
-            raise IllegalAction(action, f"{verb!r} takes no argument")
+            raise IllegalAction(text, f"{verb!r} takes no argument")
         if any(verb == name for name, *_ in g.annulments):
             return ("annul", verb)
         if verb in g.call_names:
@@ -192,9 +193,9 @@ class State(Match):
         if verb in COMMON_VERBS:
             return (verb, None)
         if verb in g.spec.disabled_calls:
-            raise IllegalAction(action, f"{verb} is not played under these table options")
+            raise IllegalAction(text, f"{verb} is not played under these table options")
         known = sorted(g.call_names) + [*CARD_VERBS, *COMMON_VERBS]
-        raise IllegalAction(action, f"unknown verb {verb!r}; this spec knows: {', '.join(known)}")
+        raise IllegalAction(text, f"unknown verb {verb!r}; this spec knows: {', '.join(known)}")
 
     def legal_actions(self, seat: int | None = None) -> list[str]:
         """Legal actions of `seat` (default: the seat to act) as readable strings."""
