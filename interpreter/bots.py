@@ -10,7 +10,7 @@ import random
 from bisect import bisect_left
 from typing import Any, Callable, Iterator, Mapping, Protocol
 
-from interpreter.engine.game import Game
+from interpreter.engine.rules import Rules
 from interpreter.engine.state import State, turns
 
 
@@ -34,7 +34,7 @@ class Tables:
 
     SAMPLE = 3000           # hands sampled for a value's spread (a fixed sample: bots replay)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Rules) -> None:
         self.game = game
         self._percentiles: dict[int | None, dict[str, float]] = {}
         self._spreads: dict[tuple[str, int | None], list[int]] = {}
@@ -72,7 +72,7 @@ class Tables:
 _TABLES: dict[int, Tables] = {}
 
 
-def tables(game: Game) -> Tables:
+def tables(game: Rules) -> Tables:
     """The game's strength tables, shared by every bot and encoder of that game."""
     key = id(game)
     if key not in _TABLES:
@@ -120,7 +120,7 @@ class HeuristicBot:
     # -- reading the legal actions ----------------------------------------------------
 
     @staticmethod
-    def _kinds(g: Game, legal: list[str]) -> dict[str, list[str]]:
+    def _kinds(g: Rules, legal: list[str]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {"cards": [], "stake": [], "contest": [], "declare": []}
         for action in legal:
             verb = action.split()[0]
@@ -134,7 +134,7 @@ class HeuristicBot:
         return out
 
     @staticmethod
-    def _forbidden(g: Game, obs: dict[str, Any]) -> bool:
+    def _forbidden(g: Rules, obs: dict[str, Any]) -> bool:
         """A special hand that punishes raising the stake is on."""
         return any(h.forbid_stakes for h in g.spec.special_hands if h.name in obs["special"])
 
@@ -160,14 +160,14 @@ class HeuristicBot:
         return min(1.0, max(0.0, power + 0.2 * (won - lost)))
 
     @staticmethod
-    def _contest_strength(g: Game, t: Tables, obs: dict[str, Any], call: str) -> float:
+    def _contest_strength(g: Rules, t: Tables, obs: dict[str, Any], call: str) -> float:
         value = g.contest_of_call[call].value
         return t.value_percentile(value, obs["values"].get(value), obs["turned"])
 
     # -- decisions --------------------------------------------------------------------
 
     @staticmethod
-    def _count(g: Game, obs: dict[str, Any], legal: list[str]) -> str:
+    def _count(g: Rules, obs: dict[str, Any], legal: list[str]) -> str:
         """Announce a value that can win the count; otherwise concede it."""
         if "good" not in legal or "announce" not in legal:
             return legal[0]
@@ -177,7 +177,7 @@ class HeuristicBot:
         mine = obs["values"].get(value) or 0
         return "announce" if not rivals or mine >= max(rivals) else "good"
 
-    def _answer(self, g: Game, t: Tables, obs: dict[str, Any], legal: list[str], kinds: dict[str, list[str]],
+    def _answer(self, g: Rules, t: Tables, obs: dict[str, Any], legal: list[str], kinds: dict[str, list[str]],
                 power: float, call: str) -> str:
         for action in kinds["declare"]:
             return action
@@ -197,7 +197,7 @@ class HeuristicBot:
             return "decline"
         return self._fallback(legal)
 
-    def _card(self, g: Game, obs: dict[str, Any], t: Tables, cards: list[str]) -> str:
+    def _card(self, g: Rules, obs: dict[str, Any], t: Tables, cards: list[str]) -> str:
         plays = [a for a in cards if a.startswith("play ")]
         if not plays or obs["hand"] is None or any(a.split()[1].startswith("@") for a in plays):
             return self.rng.choice(plays or cards)

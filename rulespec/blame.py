@@ -62,7 +62,7 @@ def _value(tree: Located, path: NodePath) -> Any:
         if not isinstance(node, (dict, list)):
             return None
         try:
-            node = node[part]
+            node = node[part]  # type: ignore[index]  # a str into a list raises TypeError, caught below
         except (KeyError, IndexError, TypeError):
             return None
     return node

@@ -6,6 +6,7 @@ every problem of a spec in one run.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from typing import Any, Callable
@@ -34,6 +35,10 @@ class Builder:
         self.disabled: list[str] = []
 
     # -- access -----------------------------------------------------------------------
+
+    def _loc_of(self, path: Path, offset: int) -> Loc:
+        """Where the value at `path` starts, whatever the offset inside it."""
+        return self.tree.loc(path) or Loc("?", 0, 0)
 
     def get(self, path: Path, default: Any = None) -> Any:
         node: Any = self.tree.data
@@ -270,7 +275,7 @@ class Builder:
 
     def values(self) -> tuple[HandValue, ...]:
         out = []
-        for name, node in (self.get(("values",)) or {}).items():
+        for name, _node in (self.get(("values",)) or {}).items():
             p: Path = ("values", name)
             out.append(HandValue(name, self.formula(p + ("formula",)), self.optional_formula(p + ("holds",)),
                                  self.cited(p), self.span(p)))
@@ -296,8 +301,7 @@ class Builder:
         for pattern, result in (self.get(p + ("outcome",)) or {}).items():
             op = p + ("outcome", pattern)
             try:
-                parsed = dsl.parse_outcome(pattern, lambda off, op=op: self.tree.loc(op) or Loc("?", 0, 0),
-                                           path=format_path(op))
+                parsed = dsl.parse_outcome(pattern, functools.partial(self._loc_of, op), path=format_path(op))
             except SpecError as err:
                 self.diagnostics.extend(err.diagnostics)
                 continue

@@ -9,6 +9,7 @@ about it before a hand is dealt. `check_source` looks at the merged YAML tree on
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import re
 from typing import Any, Iterator
@@ -104,7 +105,7 @@ def _when_entries(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagno
         if not isinstance(entry, dict) or "if" not in entry:
             continue
         try:
-            expr = dsl.parse_value(entry["if"], lambda off, p=path: tree.locate_in(p, off), path=format_path(path))
+            expr = dsl.parse_value(entry["if"], functools.partial(tree.locate_in, path), path=format_path(path))
         except SpecError:
             continue                              # the builder reports the syntax error
         read = sorted(n[len("options."):] for n in dsl.names_used(expr) if n.startswith("options."))
@@ -112,9 +113,9 @@ def _when_entries(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagno
             continue                              # reported as an unknown option
         holds = False
         for combo in itertools.product(*(values[n] for n in read)):
-            env = formula.Env(constants={f"options.{n}": v for n, v in zip(read, combo)})
+            env = formula.Env(constants={f"options.{n}": v for n, v in zip(read, combo, strict=False)})
             try:
-                compiled = formula.compile_expr(expr, env, lambda off, p=path: tree.locate_in(p, off))
+                compiled = formula.compile_expr(expr, env, functools.partial(tree.locate_in, path))
             except SpecError:
                 holds = True                      # reads more than options: not ours to judge
                 break
@@ -228,7 +229,7 @@ def decide(seq: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
     if len(seq) != len(pattern):
         return False
     binding: dict[str, str] = {}
-    for letter, result in zip(pattern, seq):
+    for letter, result in zip(pattern, seq, strict=False):
         if (letter == TIE) != (result == TIE):
             return False
         if letter == TIE:
@@ -313,7 +314,7 @@ def _unreachable_calls(spec: Spec, contest: Contest) -> list[Diagnostic]:
             continue
         if c.name in reachable:
             continue
-        key = ("contests", contest.name, "calls", c.name)
+        key: tuple[str, ...] = ("contests", contest.name, "calls", c.name)
         written = spec.raw.data if spec.raw is not None else {}
         for part in key:
             written = written.get(part, {}) if isinstance(written, dict) else {}

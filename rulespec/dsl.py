@@ -11,9 +11,10 @@ import functools
 import re
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Iterator, Union
+from typing import Any, Callable, Iterator, Union, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
+from lark.tree import Meta
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from .errors import Diagnostic, Loc, SpecError
@@ -110,7 +111,7 @@ class IfElse:
     offset: int = field(default=0, compare=False)
 
 
-Expr = Union[Num, Bool, Str, Name, Call, ListLit, Unary, Binary, IfElse]
+Expr = Num | Bool | Str | Name | Call | ListLit | Unary | Binary | IfElse
 
 
 def walk(expr: Expr) -> Iterator[Expr]:
@@ -208,52 +209,67 @@ def _unescape(literal: str) -> str:
     return re.sub(r"\\(.)", r"\1", literal[1:-1])
 
 
-def _items(args: Tree | None) -> tuple[Expr, ...]:
-    return tuple(args.children) if args is not None else ()
+def _items(args: Tree[Expr] | None) -> tuple[Expr, ...]:
+    return tuple(cast("list[Expr]", args.children)) if args is not None else ()
 
 
-class _ToAst(Transformer):
+def _tokens(tree: Tree[Token] | Token) -> list[Token]:
+    """The children of a rule the grammar fills with tokens only (a ranking's tier, an outcome)."""
+    assert isinstance(tree, Tree)
+    return cast("list[Token]", tree.children)
+
+
+def _at(tok: Token) -> int:
+    """A token's offset: the parser keeps every token's position."""
+    assert tok.start_pos is not None
+    return tok.start_pos
+
+
+_Children = list[Any]      # a rule's children: tokens and the nodes already transformed
+
+
+class _ToAst(Transformer[Token, Expr]):
     """Turns the expression parse tree into the frozen AST, keeping offsets for messages."""
 
     def num(self, children: list[Token]) -> Num:
-        return Num(int(children[0]), children[0].start_pos)
+        return Num(int(children[0]), _at(children[0]))
 
     @v_args(meta=True)
-    def true(self, meta, children) -> Bool:
+    def true(self, meta: Meta, children: _Children) -> Bool:
         return Bool(True, meta.start_pos)
 
     @v_args(meta=True)
-    def false(self, meta, children) -> Bool:
+    def false(self, meta: Meta, children: _Children) -> Bool:
         return Bool(False, meta.start_pos)
 
     def string(self, children: list[Token]) -> Str:
-        return Str(_unescape(str(children[0])), children[0].start_pos)
+        return Str(_unescape(str(children[0])), _at(children[0]))
 
     def name(self, children: list[Token]) -> Name:
-        return Name(str(children[0]), children[0].start_pos)
+        return Name(str(children[0]), _at(children[0]))
 
-    def call(self, children: list) -> Call:
+    def call(self, children: _Children) -> Call:
         name, args = children
         return Call(str(name), _items(args), name.start_pos)
 
     @v_args(meta=True)
-    def list(self, meta, children: list) -> ListLit:
+    def list(self, meta: Meta, children: _Children) -> ListLit:
         return ListLit(_items(children[0]), meta.start_pos)
 
-    def unary(self, children: list) -> Unary:
+    def unary(self, children: _Children) -> Unary:
         op, operand = children
         return Unary(str(op), operand, op.start_pos)
 
-    def binary(self, children: list) -> Binary:
+    def binary(self, children: _Children) -> Binary:
         left, op, right = children
         return Binary(str(op), left, right, op.start_pos)
 
-    def not_in(self, children: list) -> Binary:
+    def not_in(self, children: _Children) -> Binary:
         left, not_, _in, right = children
         return Binary("not in", left, right, not_.start_pos)
 
     @v_args(meta=True)
-    def ifelse(self, meta, children: list) -> IfElse:
+    def ifelse(self, meta: Meta, children: _Children) -> IfElse:
         cond, then, other = children
         return IfElse(cond, then, other, meta.start_pos)
 
@@ -427,6 +443,7 @@ def _failure(start: str, text: str, err: UnexpectedInput) -> Failure:
         return Failure(start, text, tok.start_pos, str(tok), tok.type, accepts)
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream
+        assert pos is not None                  # lark gives every character error its offset
         run = re.match(r"[^\w\s'\"()\[\],]+|\S", text[pos:])
         return Failure(start, text, pos, run.group() if run else text[pos:pos + 1], "", accepts)
     return Failure(start, text, end, "", "$END", accepts)
@@ -448,7 +465,7 @@ def _syntax_error(failure: Failure, locate: Locate, path: str) -> SpecError:
     return _error(failure.text, failure.pos, message, locate, path)
 
 
-def _parse(text: str, start: str, locate: Locate, path: str) -> Tree:
+def _parse(text: str, start: str, locate: Locate, path: str) -> Tree[Token]:
     try:
         return _parsed(text, start)
     except UnexpectedInput as err:
@@ -470,7 +487,7 @@ def parse_ranking(text: str, locate: Locate, *, path: str = "$") -> Ranking:
     """Split a ranking into tiers of items; the deck, not the parser, gives items meaning."""
     tree = _parse(text, "ranking", locate, path)
     return Ranking(tuple(
-        tuple(RankItem(str(tok), tok.start_pos) for tok in tier.children) for tier in tree.children
+        tuple(RankItem(str(tok), _at(tok)) for tok in _tokens(tier)) for tier in tree.children
     ))
 
 
@@ -498,7 +515,7 @@ def parse_expr(text: str, locate: Locate, *, path: str = "$") -> Expr:
 def parse_outcome(text: str, locate: Locate, *, path: str = "$") -> tuple[str, ...]:
     """Parse a trick-result pattern such as ``"A B T"`` into ``('A', 'B', 'T')``."""
     tree = _parse(text, "outcome", locate, path)
-    for tok in tree.children:
+    for tok in _tokens(tree):
         if tok not in ("A", "B", "T"):
             if set(tok) <= set("ABT"):
                 hint = "write one letter per trick, separated by spaces: " + _quote(" ".join(tok))
@@ -506,7 +523,7 @@ def parse_outcome(text: str, locate: Locate, *, path: str = "$") -> tuple[str, .
                 hint = "trick results are the capital letters A, B and T"
             else:
                 hint = "expected A, B or T (A and B stand for the teams, T for a tie)"
-            raise _error(text, tok.start_pos, f"unexpected {_quote(tok)} — {hint}", locate, path)
+            raise _error(text, _at(tok), f"unexpected {_quote(tok)} — {hint}", locate, path)
     return tuple(str(tok) for tok in tree.children)
 
 

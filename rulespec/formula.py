@@ -157,7 +157,8 @@ def _getter(node: _Node) -> Getter:
     if isinstance(node, _Const):
         value = node.value
         return lambda c: value
-    return node
+    getter: Getter = node
+    return getter
 
 
 class _Compiler:
@@ -303,13 +304,14 @@ class _Compiler:
 
     def const_call(self, expr: Call, spec: FunctionSpec, args: list[_Node]) -> Getter:
         """Resolve ``called('truco')`` once: check the argument now, keep only its getter."""
-        for arg, node in zip(expr.args, args):
+        for arg, node in zip(expr.args, args, strict=False):
             if not isinstance(node, _Const):
                 raise self.error(arg.offset, f"the arguments of {expr.name}() must be constants, "
                                              f"like {expr.name}('truco')")
         values = [node.value for node in args]
         try:
-            return spec.impl(*values)
+            getter: Getter = spec.impl(*values)
+            return getter
         except (KeyError, ValueError) as exc:
             given = ", ".join(map(repr, values))
             # a bare dict KeyError carries only the key; a deliberate one carries a sentence

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from rulespec import dsl, formula, schema
 from rulespec.blame import relocate_all
@@ -75,7 +76,7 @@ class SpecSource:
     path: Path
     tree: Located
     options: tuple[OptionDecl, ...]
-    _built: dict[tuple, Spec] = field(default_factory=dict, repr=False)
+    _built: dict[tuple[Any, ...], Spec] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -103,7 +104,7 @@ class SpecSource:
         """Every combination of option values (the checker walks them all)."""
         names = [o.name for o in self.options]
         for values in itertools.product(*(o.values for o in self.options)):
-            yield dict(zip(names, values))
+            yield dict(zip(names, values, strict=False))
 
     def build(self, chosen: Mapping[str, object] | None = None) -> Spec:
         options = self.resolve(chosen)
@@ -136,7 +137,7 @@ def apply_when(tree: Located, options: Mapping[str, OptionValue]) -> Located:
     env = formula.Env(constants=formula.option_constants(options))
     for name in entries:
         path = ("when", name, "if")
-        locate = (lambda off, path=path: tree.locate_in(path, off))
+        locate = functools.partial(tree.locate_in, path)     # the tree this entry was read from
         expr = dsl.parse_value(entries[name]["if"], locate, path=format_path(path))
         if formula.compile_expr(expr, env, locate, format_path(path)).fn(None):
             tree = merge(tree, subtree(tree, ("when", name, "set")))

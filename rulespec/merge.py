@@ -81,7 +81,7 @@ def _merge(base: Located, over: Located, b: Any, o: Any, path: NodePath, out: _B
         child = path + (key,)
         if key not in b and value is not None:
             out.key(over, child, child)
-            fresh = {} if isinstance(value, dict) else None  # drops nulls nested in new mappings
+            fresh: dict[str, Any] | None = {} if isinstance(value, dict) else None  # drops nulls nested in new mappings
             result[key] = _merge(base, over, fresh, value, child, out)
     return result
 

@@ -73,7 +73,7 @@ def _differs(base: Located, path: NodePath, value: Any) -> bool:
         if not isinstance(node, dict) or part not in node:
             return False
         node = node[part]
-    return node != value
+    return bool(node != value)
 
 
 def base_of(path: Path) -> Located | None:

@@ -40,7 +40,7 @@ def partial_schema(schema: dict[str, Any]) -> dict[str, Any]:
         if isinstance(out.get("additionalProperties"), dict):
             out["additionalProperties"] = _nullable(out["additionalProperties"])
         return out
-    result = walk(schema)
+    result: dict[str, Any] = walk(schema)
     result["$id"] = schema["$id"].replace("spec.schema.json", PARTIAL_FILE)
     result["title"] = f"{schema.get('title', 'Spec')} (a variant that extends another)"
     return result
@@ -95,9 +95,9 @@ def _useful(error: ValidationError) -> ValidationError:
     return best_match([error]) or error
 
 
-def _rank(f: _Finding) -> tuple:
+def _rank(f: _Finding) -> tuple[Any, ...]:
     """Deeper first, then `relevance`'s keyword preferences, then document order (stable)."""
-    rel = relevance(f.error)
+    rel: Any = relevance(f.error)          # jsonschema's key: a tuple of comparable facts
     where = (f.loc.file, f.loc.line, f.loc.col) if f.loc else ("", 0, 0)
     return (-len(f.path), not rel[2], not rel[3], rel[4], where)
 
@@ -119,7 +119,8 @@ def _unknown_keys(error: ValidationError, located: Located, path: NodePath) -> l
     known = list(schema.get("properties", {}))
     patterns = list(schema.get("patternProperties", {}))
     out = []
-    for key in error.instance:
+    instance: Any = error.instance         # JSON, never jsonschema's unset marker here
+    for key in instance:
         if key in known or any(re.search(p, key) for p in patterns):
             continue
         out.append(_Finding(error, path + (key,), located.key_loc(path + (key,)),
@@ -149,13 +150,16 @@ def _bad_name(error: ValidationError, located: Located, path: NodePath) -> _Find
 
 def _missing(error: ValidationError, located: Located, path: NodePath) -> list[_Finding]:
     present = error.instance if isinstance(error.instance, dict) else {}
+    required: Any = error.validator_value  # the list of required keys
     return [_Finding(error, path, located.loc(path), f"missing required key {key!r}")
-            for key in error.validator_value if key not in present]
+            for key in required if key not in present]
 
 
 def _message(error: ValidationError) -> str:
     """The error in the words of a spec author rather than of JSON Schema."""
-    kind, want, value = error.validator, error.validator_value, error.instance
+    want: Any = error.validator_value          # JSON values of a validation error: never unset here
+    value: Any = error.instance
+    kind = error.validator
     if kind == "type":
         wanted = [want] if isinstance(want, str) else list(want)
         return f"expected {' or '.join(_TYPE_WORDS.get(w, w) for w in wanted)}, got {_describe(value)}"

@@ -9,6 +9,7 @@ option's use against its declared values. Errors say what was expected and what 
 from __future__ import annotations
 
 import difflib
+import functools
 from typing import Any, Iterator
 
 from rulespec import dsl
@@ -290,7 +291,7 @@ def check_types(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagnost
     for path, site in formulas(tree.data):
         value = _get(tree.data, path)
         try:
-            expr = dsl.parse_value(value, lambda off, p=path: tree.locate_in(p, off), path=format_path(path))
+            expr = dsl.parse_value(value, functools.partial(tree.locate_in, path), path=format_path(path))
         except SpecError as err:
             out += err.diagnostics
             continue

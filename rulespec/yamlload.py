@@ -124,15 +124,15 @@ class SpecLoader(yaml.SafeLoader):
     Aliases are refused (see `compose_node`): `extends` and `when` are the reuse mechanisms.
     """
 
-    yaml_implicit_resolvers: dict = {}
+    yaml_implicit_resolvers: dict[str, Any] = {}
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         """Turn an alias into a marker node so the walk can refuse it at its own location."""
         if self.check_event(AliasEvent):
-            event = self.peek_event()
+            event: AliasEvent = self.peek_event()  # type: ignore[no-untyped-call]  # PyYAML's stubs leave it untyped
             if event.anchor in self.anchors:
-                self.get_event()
-                return ScalarNode("!alias", event.anchor, event.start_mark, event.end_mark)
+                self.get_event()  # type: ignore[no-untyped-call]  # PyYAML's stubs leave it untyped
+                return ScalarNode("!alias", event.anchor, event.start_mark, event.end_mark)  # type: ignore[arg-type]  # the C and the Python Mark are one to PyYAML
         return super().compose_node(parent, index)
 
 
@@ -175,6 +175,7 @@ class _Walk:
             if node.tag != _TAG + "seq":
                 raise self.fail(node, path, f"unsupported tag {node.tag!r} on a list")
             return [self.node(item, path + (i,)) for i, item in enumerate(node.value)]
+        assert isinstance(node, ScalarNode)
         return self.scalar(node, path)
 
     def mapping(self, node: MappingNode, path: NodePath) -> dict[str, Any]:
@@ -215,8 +216,10 @@ class _Walk:
     def scalar_text(self, node: ScalarNode) -> ScalarText:
         style = node.style or "plain"
         start = _skip_properties(self.text, node.start_mark.index, node.end_mark.index)
-        if style in ("|", ">"):
-            return self.block_text(node, style, start)
+        if style == "|":
+            return self.block_text(node, "|", start)
+        if style == ">":
+            return self.block_text(node, ">", start)
         line, col = _line_col(self.text, start)
         if style in ("'", '"'):
             raw = self.text[start + 1 : max(start + 1, node.end_mark.index - 1)]

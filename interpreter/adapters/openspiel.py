@@ -116,6 +116,7 @@ class SpecState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         if self._is_dealing():
             return pyspiel.PlayerId.CHANCE
+        assert self.match is not None
         seat = self.match.current_player()
         assert seat is not None
         return seat

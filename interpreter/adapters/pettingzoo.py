@@ -62,7 +62,7 @@ class SpecEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.actions_taken = 0
         self._selector = AgentSelector(self.agents)
         self._select()
@@ -74,7 +74,9 @@ class SpecEnv(AECEnv):
         if st.match_over or self.actions_taken >= self.max_actions:
             self.agent_selection = self._selector.next()
             return
-        self.agent_selection = self.possible_agents[st.current_player()]
+        seat = st.current_player()
+        assert seat is not None
+        self.agent_selection = self.possible_agents[seat]
         for agent in self.agents:
             self.infos[agent] = {"legal": st.legal_actions(self.seat_of[agent])}
 

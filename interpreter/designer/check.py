@@ -124,7 +124,7 @@ def combinations(options: tuple[OptionDecl, ...], limit: int = ALL_UP_TO) -> tup
     total = math.prod(len(o.values) for o in options)
     if total <= limit:
         names = [o.name for o in options]
-        every = [dict(zip(names, vs)) for vs in itertools.product(*(o.values for o in options))]
+        every = [dict(zip(names, vs, strict=False)) for vs in itertools.product(*(o.values for o in options))]
         default = {o.name: o.default for o in options}
         return [default] + [c for c in every if c != default], total     # findings name the defaults first
     chosen = pairwise(options)
@@ -210,8 +210,11 @@ class _Collector:
             if first < f.stage:
                 continue
             out.append(self.word(f, combos))
-        loc = lambda f: (f.diagnostic.loc.file, f.diagnostic.loc.line, f.diagnostic.loc.col) \
-            if f.diagnostic.loc else ("", 0, 0)
+
+        def loc(f: Finding) -> tuple[str, int, int]:
+            d = f.diagnostic.loc
+            return (d.file, d.line, d.col) if d else ("", 0, 0)
+
         return sorted(out, key=lambda f: (f.diagnostic.severity != "error", f.stage, loc(f)))
 
     def word(self, f: Finding, combos: int) -> Finding:
@@ -333,7 +336,8 @@ def _ranking_under_turned(game: Game) -> list[Diagnostic]:
         left = [ids[c] for c in range(len(ids)) if row[c] <= 0 and c != turned]
         if left:
             return [Diagnostic("error", spec.ranking.span.loc, spec.ranking.span.path,
-                               f"with {ids[turned]} turned, the ranking leaves out {', '.join(left)}",
+                               f"{'' if turned is None else f'with {ids[turned]} turned, '}"
+                               f"the ranking leaves out {', '.join(left)}",
                                spec.ranking.cited.source)]
     return []
 

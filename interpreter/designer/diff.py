@@ -98,19 +98,19 @@ def facts(game: Game) -> dict[str, str]:
         out[f"{name} wipes"] = ", ".join(cont.cancels) or "nothing"
         if cont.unraised:
             out[f"{name} unanswered declarations pay"] = f"{fx(cont.unraised.pays)} ({cont.unraised.mode})"
-        for c in cont.calls:
-            rules = [f"worth {fx(c.worth)}", "opens" if c.opens else "does not open"]
-            if c.after:
-                rules.append(f"answers {', '.join(c.after)}")
-            if c.max is not None:
-                rules.append(f"at most {c.max}")
-            if c.declare:
+        for call in cont.calls:
+            rules = [f"worth {fx(call.worth)}", "opens" if call.opens else "does not open"]
+            if call.after:
+                rules.append(f"answers {', '.join(call.after)}")
+            if call.max is not None:
+                rules.append(f"at most {call.max}")
+            if call.declare:
                 rules.append("a declaration")
-            if c.accept is not None:
-                rules.append(f"accepted pays {fx(c.accept)}")
-            if c.decline is not None:
-                rules.append(f"declined pays {fx(c.decline)}")
-            out[f"{name} call {said(c.name)}"] = "; ".join(rules)
+            if call.accept is not None:
+                rules.append(f"accepted pays {fx(call.accept)}")
+            if call.decline is not None:
+                rules.append(f"declined pays {fx(call.decline)}")
+            out[f"{name} call {said(call.name)}"] = "; ".join(rules)
     f = spec.fold
     out["a player may fold when"] = fx(f.when)
     out["folding gives the other team"] = fx(f.pays)
@@ -127,10 +127,10 @@ def facts(game: Game) -> dict[str, str]:
     out["the match ends"] = "at once" if spec.match.end == "immediately" else "at the end of the hand"
     for alias, verb in spec.verbs:
         out[f"'{alias}' means"] = verb
-    for o in spec.options:
-        kind = "interpretation choice" if o.kind == "interpretation" else "table option"
-        values = ", ".join(sorted((_value(v) for v in o.values), key=lambda v: (len(v), v)))
-        out[f"{kind} {o.name}"] = f"{values} (default {_value(o.default)})"
+    for opt in spec.options:
+        kind = "interpretation choice" if opt.kind == "interpretation" else "table option"
+        values = ", ".join(sorted((_value(v) for v in opt.values), key=lambda v: (len(v), v)))
+        out[f"{kind} {opt.name}"] = f"{values} (default {_value(opt.default)})"
     return out
 
 

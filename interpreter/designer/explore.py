@@ -249,11 +249,11 @@ class Keys:
         if self.score_always:
             return True
         game = st.game
-        for cont, reads in zip(game.contests, self.score_contests):
+        for cont, reads in zip(game.contests, self.score_contests, strict=False):
             status = st.contests[cont.index].status
             if not reads or status == CLOSED:
                 continue
-            if status != IDLE or any(cont.window(Ctx(st, s, game.team_of[s])) for s in range(game.num_players)):
+            if status != IDLE or any(cont.window(Ctx(st, game, s, game.team_of[s])) for s in range(game.num_players)):
                 return True
         return False
 
@@ -474,7 +474,7 @@ class _Walk:
             self.out.add(Violation("crash", f"the engine fails: {err}", self.span_of(st), self.path(i, last)))
             return None
         self.out.transitions += 1
-        if any(a < b for a, b in zip(child.score, st.score)):
+        if any(a < b for a, b in zip(child.score, st.score, strict=False)):
             self.out.add(Violation("score", "a score goes down", self.span_of(st), self.path(i, last),
                                    detail=f"from {st.score} to {child.score}"))
         if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
@@ -599,8 +599,8 @@ def _unreachable(spec: Spec, out: Exploration) -> None:
             out.add(Violation("unreachable", f"no call of {contest.name} is ever legal in any hand explored: "
                                              "its window never opens", contest.window.span))
             continue
-        for call in never:
-            out.add(Violation("unreachable", f"{call.name} is never legal in any hand explored", call.span))
+        for unused in never:
+            out.add(Violation("unreachable", f"{unused.name} is never legal in any hand explored", unused.span))
 
 
 _ENDS: dict[tuple[Any, ...], Violation | None] = {}
@@ -621,8 +621,9 @@ def match_can_end(game: Game, out: Exploration) -> None:
     if key not in _ENDS:
         _ENDS[key] = _first_stuck(game, deal)
     out.scores_checked += game.target ** game.teams
-    if _ENDS[key] is not None:
-        out.add(_ENDS[key])
+    stuck = _ENDS[key]
+    if stuck is not None:
+        out.add(stuck)
 
 
 def _first_stuck(game: Game, deal: Deal) -> Violation | None:

@@ -14,7 +14,8 @@ from rulespec.dsl import names_used
 from rulespec.errors import SpecError, IllegalAction, TrucoError
 from rulespec.ir import Contest, ContestCall, Formula, Span
 
-from interpreter.designer.explore import SCORE_NAMES, Keys, repeats_past, Violation, Witness, canonical, fork, sample_deals
+from interpreter.designer.explore import (SCORE_NAMES, Keys, Violation, Witness, canonical, fork, repeats_past,
+                                          sample_deals)
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.records import ACTIVE, CLOSED
 from interpreter.engine.state import State
@@ -232,7 +233,8 @@ def _chains(game: Game, contest: Contest, deal: Deal, out: Payoffs) -> Found:
                 settled = tuple(c for c, _ in nxt.contests[index].chain)
                 how = "declined" if action == "decline" else \
                     "accepted" if action == "accept" or cur.count is not None else "unanswered"
-                gained = tuple(sorted((b - a for a, b in zip(cur.score, nxt.score) if b > a), reverse=True))
+                gained = tuple(sorted((b - a for a, b in zip(cur.score, nxt.score, strict=False) if b > a),
+                                      reverse=True))
                 pays, _ = found.setdefault(settled, ({}, Witness(deal, path + (step,))))
                 pays.setdefault(how, gained)
             else:

@@ -223,8 +223,8 @@ def run_file(path: Path) -> list[CaseResult]:
         game = _game_for(cf, options, p + ("options",) if case.get("options") else ("options",))
         prepared.append((case, game, p, _prepare(cf, game, case, p)))
     results = []
-    for case, game, p, plan in prepared:
-        name = str(case.get("name", f"case {p[1] + 1}"))
+    for case, _game, p, plan in prepared:
+        name = str(case.get("name", f"case {int(p[1]) + 1}"))
         refusals: list[Refusal] = []
         try:
             final = plan(refusals)

@@ -16,7 +16,7 @@ import operator
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from rich.console import Console
 
@@ -69,7 +69,7 @@ class Contents:
     entries: tuple[tuple[str, str], ...]
 
 
-Block = Union[Heading, Para, Items, Grid, Quote, Contents]
+Block = Heading | Para | Items | Grid | Quote | Contents
 
 
 def markdown(blocks: Sequence[Block]) -> str:
@@ -191,7 +191,8 @@ def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
         operand = fold(e.operand, constants)
         if _known(operand):
             value = operand.value  # type: ignore[union-attr]
-            return _literal(not value if e.op == "not" else -value) or dsl.Unary(e.op, operand)
+            # typecheck.py lets a unary minus apply to numbers only
+            return _literal(not value if e.op == "not" else -value) or dsl.Unary(e.op, operand)  # type: ignore[operator]
         return dsl.Unary(e.op, operand)
     if isinstance(e, dsl.Binary):
         left, right = fold(e.left, constants), fold(e.right, constants)
@@ -207,7 +208,7 @@ def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
             return right
         if _known(left) and _known(right):
             try:
-                return _literal(_FOLDS[e.op](left.value, right.value)) or dsl.Binary(e.op, left, right)  # type: ignore
+                return _literal(_FOLDS[e.op](left.value, right.value)) or dsl.Binary(e.op, left, right)  # type: ignore[union-attr]
             except (ArithmeticError, TypeError):
                 pass
         return dsl.Binary(e.op, left, right)

@@ -7,13 +7,25 @@ spec language offers them. Nothing here knows a variant.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from rulespec.formula import Env, FunctionSpec, option_constants
 from rulespec.ir import OptionValue
 
-if TYPE_CHECKING:
-    from interpreter.engine.state import State
+from interpreter.engine.match import Match
+
+
+class Asked(Protocol):
+    """What a formula asks of the compiled rules (`rules.Rules` answers)."""
+
+    @property
+    def target(self) -> int: ...
+
+    def is_pie(self, mano: int, seat: int) -> bool: ...
+
+    def may_answer(self, m: Match, seat: int) -> bool: ...
+
+    def count_would_win(self, m: Match, seat: int) -> bool: ...
 
 
 @dataclass
@@ -30,24 +42,43 @@ class Pay:
 
 
 class Ctx:
-    """One evaluation: a state, the seat it is about, and (for payoffs) the chain facts.
+    """One evaluation: a match, its rules, the seat it is about, and (for payoffs) the chain facts.
 
     `team` is the team the formula speaks for: the seat's team for conditions, the team
     receiving the points for payoffs.
     """
 
-    __slots__ = ("st", "seat", "team", "pay")
+    __slots__ = ("st", "r", "seat", "team", "pay")
 
-    def __init__(self, st: "State | None", seat: int | None, team: int | None = None,
+    def __init__(self, st: Match, r: Asked, seat: int | None, team: int | None = None,
                  pay: Pay | None = None) -> None:
         self.st = st
+        self.r = r
         self.seat = seat
         self.team = team
         self.pay = pay
 
 
+def _seat(c: Ctx) -> int:
+    """The seat a condition is about; rulespec's scope check keeps seat names out of formulas
+    evaluated for no seat."""
+    assert c.seat is not None
+    return c.seat
+
+
+def _team(c: Ctx) -> int:
+    assert c.team is not None
+    return c.team
+
+
+def _pay(c: Ctx) -> Pay:
+    """The chain facts; only payoff formulas, which always get them, may name them."""
+    assert c.pay is not None
+    return c.pay
+
+
 def _score_us(c: Ctx) -> int:
-    return c.st.score[c.team]
+    return c.st.score[_team(c)]
 
 
 def _score_them(c: Ctx) -> int:
@@ -55,15 +86,15 @@ def _score_them(c: Ctx) -> int:
 
 
 def _target(c: Ctx) -> int:
-    return c.st.game.target
+    return c.r.target
 
 
 PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
     "trick": lambda c: c.st.trick_no + 1,
-    "played": lambda c: c.st.played[c.seat] > 0,
+    "played": lambda c: c.st.played[_seat(c)] > 0,
     "played_this_trick": lambda c: any(p[0] == c.seat for p in c.st.trick),
     "my_turn": lambda c: c.st.pending is None and c.st.count is None and c.st.turn == c.seat,
-    "answering": lambda c: c.st.pending is not None and c.st._may_answer(c.seat),
+    "answering": lambda c: c.st.pending is not None and c.r.may_answer(c.st, _seat(c)),
     "counting": lambda c: c.st.count is not None,
     "pending_step": lambda c: c.st.pending.step if c.st.pending is not None and c.st.pending.contest is None else 0,
     "stake_level": lambda c: c.st.stake_level,
@@ -71,26 +102,26 @@ PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
     "calls_made": lambda c: len(c.st.called_log),
     "stake": lambda c: c.st.worth,
     "is_mano": lambda c: c.seat == c.st.mano,
-    "is_pie": lambda c: c.st.game.is_pie(c.st.mano, c.seat),
+    "is_pie": lambda c: c.r.is_pie(c.st.mano, _seat(c)),
     "opponent_announced": lambda c: c.st.count is not None and c.st.count.best_seat is not None,
-    "can_beat": lambda c: c.st.count is not None and c.st.count_would_win(c.seat),
+    "can_beat": lambda c: c.st.count is not None and c.r.count_would_win(c.st, _seat(c)),
     "score_us": _score_us,
     "score_them": _score_them,
     "max_score": lambda c: max(c.st.score),
     "min_score": lambda c: min(c.st.score),
     "target": _target,
-    "half": lambda c: c.st.game.target // 2,
+    "half": lambda c: c.r.target // 2,
     "leader": lambda c: max(c.st.score),
     "trailer": lambda c: min(c.st.score),
     "winner_score": _score_us,
     "loser_score": _score_them,
-    "total": lambda c: c.pay.total,
-    "total_but_last": lambda c: c.pay.total_but_last,
-    "calls": lambda c: c.pay.calls,
-    "last": lambda c: c.pay.last,
-    "declared": lambda c: c.pay.declared,
-    "declared_by_winner": lambda c: c.pay.declared_by_winner,
-    "declared_by_caller": lambda c: c.pay.declared_by_caller,
+    "total": lambda c: _pay(c).total,
+    "total_but_last": lambda c: _pay(c).total_but_last,
+    "calls": lambda c: _pay(c).calls,
+    "last": lambda c: _pay(c).last,
+    "declared": lambda c: _pay(c).declared,
+    "declared_by_winner": lambda c: _pay(c).declared_by_winner,
+    "declared_by_caller": lambda c: _pay(c).declared_by_caller,
 }
 
 

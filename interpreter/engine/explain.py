@@ -1,15 +1,13 @@
 """Why an action is refused: the reason in words, quoting the spec's rule and source."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from rulespec.ir import Formula
+from rulespec.ir import ContestCall, Formula
 
 from interpreter.engine.context import Ctx
+from interpreter.engine.legal import acts
+from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, Action
-
-if TYPE_CHECKING:
-    from interpreter.engine.state import State
+from interpreter.engine.rules import Rules, count_would_win, holds, may_answer
 
 
 def _rule(f: Formula, cited_source: str | None = None) -> str:
@@ -17,12 +15,11 @@ def _rule(f: Formula, cited_source: str | None = None) -> str:
     return text + (f" ({cited_source})" if cited_source else "")
 
 
-def explain(st: "State", seat: int, act: Action) -> str:
+def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
     verb, arg = act
-    g = st.game
     who = f"seat {seat}"
-    forced = _forced_declaration(st, seat)
-    if forced is not None and act not in st._acts(seat):
+    forced = _forced_declaration(st, g, seat)
+    if forced is not None and act not in acts(st, g, seat):
         return forced
     if st.count is not None:
         c = st.count
@@ -33,7 +30,8 @@ def explain(st: "State", seat: int, act: Action) -> str:
             if verb == "good" and not c.opened:
                 return "nobody has announced yet, nothing to concede: the first to speak must announce"
             rule = contest.ir.count.good if verb == "good" else contest.ir.count.announce
-            beats = f" ({who} can beat the best value announced)" if verb == "good" and st.count_would_win(seat) else ""
+            beats = f" ({who} can beat the best value announced)" \
+                if verb == "good" and count_would_win(st, g, seat) else ""
             return f"{verb} is not allowed now{beats}: {_rule(rule, contest.ir.count.cited.source)}"
         text = f"the {contest.name} count is under way: seat {c.seat} must announce or say good before anything else"
         return text + (" (folding is not allowed during the count)" if verb == "fold" else "")
@@ -41,17 +39,18 @@ def explain(st: "State", seat: int, act: Action) -> str:
         return "no count is under way"
     p = st.pending
     if p is not None:
-        if not st._may_answer(seat):
+        if not may_answer(st, g, seat):
             cont = g.contests[p.contest] if p.contest is not None else None
-            if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and not st._holds(cont, seat):
-                return f"{who} does not hold a {cont.value}: only a holder answers {p.call}, and seat {p.answerer} is asked"
+            if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and not holds(st, g, cont, seat):
+                return (f"{who} does not hold a {cont.value}: only a holder answers {p.call}, "
+                        f"and seat {p.answerer} is asked")
             return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
         if verb in ("play", "cover", "play_pos"):
             return f"{who} must first answer {p.call} (accept, decline or raise)"
         if verb == "call":
-            return _explain_call(st, seat, arg, answering=True)
+            return _explain_call(st, g, seat, arg, answering=True)
         if verb == "fold":
-            return _fold_refused(st, who)
+            return _fold_refused(st, g, who)
         return f"{verb} is not legal now"
     if verb in ("accept", "decline"):
         return "no call is waiting for an answer"
@@ -73,47 +72,45 @@ def explain(st: "State", seat: int, act: Action) -> str:
         if not 0 <= arg < len(st.dealt[seat]) or st.dealt[seat][arg] not in st.hands[seat]:
             return f"position @{arg + 1} holds no unplayed card"
     if verb == "call":
-        return _explain_call(st, seat, arg, answering=False)
+        return _explain_call(st, g, seat, arg, answering=False)
     if verb == "fold":
-        return _fold_refused(st, who)
+        return _fold_refused(st, g, who)
     if verb == "annul":
-        return _annul_refused(st, seat, arg)
+        return _annul_refused(st, g, seat, arg)
     return f"{verb} is not legal now"
 
 
-def _forced_declaration(st: "State", seat: int) -> str | None:
+def _forced_declaration(st: Match, g: Rules, seat: int) -> str | None:
     """Why a holder of a compulsory declaration may do nothing else first (said to that seat only:
     it is about its own cards)."""
-    acts = st._acts(seat)
-    for cont in st.game.compulsory:
-        if any(a[0] == "call" and a[1] in cont.calls and cont.calls[a[1]].declare for a in acts) \
-                and all(a[0] == "fold" or a[1] in cont.calls for a in acts):
+    mine = acts(st, g, seat)
+    for cont in g.compulsory:
+        if any(a[0] == "call" and a[1] in cont.calls and cont.calls[a[1]].declare for a in mine) \
+                and all(a[0] == "fold" or a[1] in cont.calls for a in mine):
             source = f" ({cont.ir.cited.source})" if cont.ir.cited.source else ""
             return f"seat {seat} holds a {cont.value} and must declare it before anything else{source}"
     return None
 
 
-def _annul_refused(st: "State", seat: int, name: str) -> str:
-    g = st.game
+def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> str:
     ann = next(a for a in g.spec.annulments if a.name == name)
     holds, when = next((h, w) for n, h, w, _ in g.annulments if n == name)
     if not holds(st.dealt[seat], st.turned):
         return f"seat {seat}'s hand is no {name}: {_rule(ann.holds, ann.cited.source)}"
-    if not when(Ctx(st, seat, g.team_of[seat])):
+    if not when(Ctx(st, g, seat, g.team_of[seat])):
         return f"{name} may not be claimed now: {_rule(ann.when, ann.cited.source)}"
     return f"{name} is not legal now"
 
 
-def _fold_refused(st: "State", who: str) -> str:
-    fold = st.game.spec.fold
+def _fold_refused(st: Match, g: Rules, who: str) -> str:
+    fold = g.spec.fold
     return f"{who} may not fold now: {_rule(fold.when, fold.cited.source)}"
 
 
-def _explain_call(st: "State", seat: int, name: str, answering: bool) -> str:
-    g = st.game
-    ctx = Ctx(st, seat, g.team_of[seat])
+def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) -> str:
+    ctx = Ctx(st, g, seat, g.team_of[seat])
     if name in g.contest_of_call:
-        return _explain_contest_call(st, seat, name, ctx)
+        return _explain_contest_call(st, g, seat, name, ctx)
     step = g.stake_names.index(name)
     if st.forbid is not None:
         return f"{name} is forbidden in this hand ({', '.join(st.special)})"
@@ -131,13 +128,12 @@ def _explain_call(st: "State", seat: int, name: str, answering: bool) -> str:
     return f"{name} may not be called now: {_rule(g.spec.stakes.when, g.spec.stakes.cited.source)}"
 
 
-def _explain_contest_call(st: "State", seat: int, name: str, ctx: Ctx) -> str:
+def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -> str:
     """Each condition legal.py checks for a contest call, in the same order, named when it fails."""
-    g = st.game
     cont = g.contest_of_call[name]
     cs = st.contests[cont.index]
     call = cont.calls[name]
-    if cont.declares and not st._holds(cont, seat):
+    if cont.declares and not holds(st, g, cont, seat):
         return f"seat {seat} does not hold a {cont.value}: it cannot be called without one"
     if cs.status == CLOSED:
         return f"the {cont.name} is over for this hand"
@@ -185,5 +181,5 @@ def _explain_contest_call(st: "State", seat: int, name: str, ctx: Ctx) -> str:
     return f"{name} cannot be called now"
 
 
-def _not_allowed(name: str, call) -> str:
+def _not_allowed(name: str, call: ContestCall) -> str:
     return f"{name} is not allowed after this chain: {_rule(call.allowed, call.cited.source)}"

@@ -78,7 +78,7 @@ def random_match(game: Game, seed: int, max_actions: int = 5000, deep: bool = Tr
         except IllegalAction as err:
             raise InvariantBroken(f"legal action {action!r} refused: {err.reason} ({where})") from None
         log.append(f"{seat} {action}")
-        if any(a < b for a, b in zip(st.score, before)):
+        if any(a < b for a, b in zip(st.score, before, strict=False)):
             raise InvariantBroken(f"score went down from {before} to {st.score} ({where})")
         actions += 1
         if actions > max_actions:

@@ -1,5 +1,6 @@
 """The mutable records a match keeps besides its plain fields: a call waiting for an answer,
-a contest's chain, an announcement round. Plain dataclasses, so copies and JSON stay simple."""
+a contest's chain, an announcement round, a scripted deal. Plain dataclasses, so copies and JSON
+stay simple."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,6 +9,14 @@ from typing import Any
 Action = tuple[str, Any]   # (verb, argument): ("play", card), ("call", name), ("accept", None)...
 
 IDLE, ACTIVE, CLOSED = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A scripted deal: one hand per seat (seat 0 first) and the turned card, as card ids."""
+
+    hands: tuple[tuple[str, ...], ...]
+    turned: str | None = None
 
 
 @dataclass

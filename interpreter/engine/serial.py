@@ -1,39 +1,41 @@
-"""Copies and JSON round trips of a State: every field, the random generator included,
-so a restored match continues exactly as the original would."""
+"""Copies and JSON round trips of a match: every field `match.py` declares, the random generator
+included, so a restored match continues exactly as the original would."""
 from __future__ import annotations
 
 import array
 import base64
 import copy
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Mapping
 
-from interpreter.engine.records import ContestState, Count, Pending
-from interpreter.engine.state import State
+from interpreter.engine.match import LIST, LISTS, RECORD, SET, Match, names
+from interpreter.engine.records import ContestState, Count, Deal, Pending
+from interpreter.engine.rules import Rules
 
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+_PLAIN = names(plain=True)                      # stored in JSON as they are
+_LISTS, _NESTED, _SETS, _RECORDS = names(LIST), names(LISTS), names(SET), names(RECORD)
+# the rest, stored by the code below: every field of Match is either plain or named here
+_STORED = {"rng", "script", "events", "dealt", "hands", "trick", "history", "pending", "suspended", "contests",
+           "count", "called", "accepted"}
+_DERIVED = {"strength", "_legal"}               # rebuilt from the turned card; a memo
+assert set(names()) == set(_PLAIN) | _STORED | _DERIVED and not set(_PLAIN) & (_STORED | _DERIVED), \
+    "serial.py must store every field declared in match.py"
 
-_PLAIN = ("seed", "score", "dealer", "hand_number", "match_over", "winner", "hand_over", "mano", "turn",
-          "leader", "trick_no", "played", "stake_level", "worth", "base_worth", "stake_owner", "stake_calls",
-          "turned", "blind", "forbid", "special", "results", "called_log", "redeal_same")
 
-
-def clone(st: State) -> State:
-    """An independent copy, built field by field: what is never mutated in place (the game,
-    card codes, tuples, logged events) is shared, the rest is copied one level at a time,
-    which is several times faster than a deep copy for search and bots."""
-    new = State.__new__(State)
+def copy_into(st: Match, new: Match) -> None:
+    """Make `new` an independent copy of `st`, field by field: what is never mutated in place
+    (the game, card codes, tuples, logged events) is shared, the rest is copied one level at a
+    time, which is several times faster than a deep copy for search and bots."""
     d = new.__dict__
     d.update(st.__dict__)                       # ints, strings, tuples, the game: shared as they are
-    for k in ("score", "played", "results", "called_log", "special", "script", "events", "trick", "dealt"):
+    for k in _LISTS:
         d[k] = list(getattr(st, k))
-    d["hands"] = [list(h) for h in st.hands]
-    d["history"] = [list(t) for t in st.history]
-    d["called"] = set(st.called)
-    d["accepted"] = set(st.accepted)
-    d["pending"] = copy.copy(st.pending)
-    d["suspended"] = copy.copy(st.suspended)
+    for k in _NESTED:
+        d[k] = [list(x) for x in getattr(st, k)]
+    for k in _SETS:
+        d[k] = set(getattr(st, k))
+    for k in _RECORDS:
+        d[k] = copy.copy(getattr(st, k))
     d["contests"] = [ContestState(c.status, list(c.chain), list(c.declared)) for c in st.contests]
     c = st.count
     d["count"] = None if c is None else Count(c.contest, list(c.order), c.index, c.best_seat, c.best_value,
@@ -41,13 +43,12 @@ def clone(st: State) -> State:
     d["_legal"] = None
     d["rng"] = random.Random()
     d["rng"].setstate(st.rng.getstate())
-    return new
 
 
-def to_json(st: State) -> dict[str, Any]:
+def to_json(st: Match, game: Rules) -> dict[str, Any]:
     data: dict[str, Any] = {k: copy.deepcopy(getattr(st, k)) for k in _PLAIN}
-    data["spec"] = st.game.name
-    data["options"] = dict(st.game.options)
+    data["spec"] = game.name
+    data["options"] = dict(game.options)
     data["rng"] = _rng_state(st.rng)
     data["script"] = [{"hands": [list(h) for h in d.hands], "turned": d.turned} for d in st.script]
     data["events"] = [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in st.events]
@@ -68,9 +69,8 @@ def to_json(st: State) -> dict[str, Any]:
     return data
 
 
-def from_json(game: "Game", data: dict[str, Any]) -> State:
-    from interpreter.engine.game import Deal
-    st = State(game)
+def fill(st: Match, game: Rules, data: Mapping[str, Any]) -> None:
+    """Set every field of `st` from `to_json`'s output."""
     for k in _PLAIN:
         setattr(st, k, copy.deepcopy(data[k]))
     st.rng.setstate(_rng_restore(data["rng"]))
@@ -90,7 +90,7 @@ def from_json(game: "Game", data: dict[str, Any]) -> State:
     st.called = set(data["called"])
     st.accepted = set(data["accepted"])
     st.strength = game.strength[st.turned]
-    return st
+    st._legal = None
 
 
 def _pending(p: Pending | None) -> dict[str, Any] | None:

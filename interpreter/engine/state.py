@@ -1,80 +1,46 @@
-"""The state of a match and its rules engine: who acts, what is legal, what an action does.
+"""A match in progress and its public methods: who acts, what is legal, what an action does.
 
-One class holds the whole match so that clone, serialisation and equality are simple.
+`State` is a `Match` (every field, declared in `match.py`) plus the compiled rules it is played
+under (`game`) and the methods drivers call. It plays cards, tricks, stake calls and folds
+itself, and hands the rest to functions of (`Match`, `Rules`): legal actions (`legal.py`),
+contests (`contests.py`), refusals (`explain.py`), views (`views.py`), copies (`serial.py`).
 Every mechanism is generic: the spec names the calls, the interpreter only knows ladders,
 contests, counts, tricks and the formulas the spec compiled into closures.
 """
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from rulespec.errors import IllegalAction
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 
-from interpreter.engine.contests import Contests
+from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
-from interpreter.engine.legal import LegalActions
-from interpreter.engine.records import Action, ContestState, Count, Pending
+from interpreter.engine.match import Match
+from interpreter.engine.records import Action, Deal, Pending
+from interpreter.engine.rules import CompiledContest, Rules, holds, may_answer, may_declare
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
-if TYPE_CHECKING:
-    from interpreter.engine.game import Deal, Game
 
-
-class State(LegalActions, Contests):
+class State(Match):
     """A match in progress. Mutated only through `apply` and `next_hand`."""
+
+    game: Rules     # the compiled rules it is played under (a `game.Game`)
 
     # -- construction -----------------------------------------------------------------
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Rules) -> None:
+        super().__init__(score=[0] * game.teams, dealer=game.num_players - 1)
         self.game = game
-        self.rng = random.Random()
-        self.seed: int | None = None
-        self.script: list[Deal] = []
-        self.score = [0] * game.teams
-        self.dealer = game.num_players - 1
-        self.hand_number = 0
-        self.match_over = False
-        self.winner: int | None = None
-        self.events: list[dict[str, Any]] = []
         self._reset_hand()
 
     def _reset_hand(self) -> None:
-        n = self.game.num_players
-        self.hand_over = False
-        self.dealt: list[tuple[int, ...]] = [()] * n
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.turned: int | None = None
-        self.mano = (self.dealer + 1) % n
-        self.turn = self.mano
-        self.leader = self.mano
-        self.trick_no = 0
-        self.trick: list[tuple[int, int, bool]] = []         # (seat, card, covered)
-        self.history: list[list[tuple[int, int, bool]]] = []
-        self.results: list[int] = []
-        self.played = [0] * n
-        self.stake_level = 0
-        self.worth = 1
-        self.stake_owner: int | None = None
-        self.stake_calls = 0
-        self.pending: Pending | None = None
-        self.suspended: Pending | None = None
-        self.contests = [ContestState() for _ in self.game.contests]
-        self.count: Count | None = None
-        self.called: set[str] = set()
-        self.called_log: list[str] = []
-        self.accepted: set[str] = set()
-        self.redeal_same = False
-        self.blind = False
-        self.forbid: str | None = None
-        self.special: list[str] = []
-        self._legal: tuple[int, list[Action]] | None = None     # (seat, its legal actions) until a change
+        self.reset_hand(self.game.num_players, len(self.game.contests))
 
     @classmethod
-    def start(cls, game: "Game", seed: int | None, dealer: int | None,
-              deals: Sequence["Deal"] | None, score: Sequence[int] | None) -> "State":
+    def start(cls, game: Rules, seed: int | None, dealer: int | None,
+              deals: Sequence[Deal] | None, score: Sequence[int] | None) -> State:
         st = cls(game)
         st.seed = seed
         st.rng.seed(seed)
@@ -90,7 +56,7 @@ class State(LegalActions, Contests):
 
     # -- the deal ---------------------------------------------------------------------
 
-    def next_hand(self, deal: "Deal | None" = None) -> None:
+    def next_hand(self, deal: Deal | None = None) -> None:
         """Deal the next hand after one has ended; the deal passes as the spec says."""
         if self.match_over:
             raise IllegalAction("next_hand", "the match is over")
@@ -136,7 +102,7 @@ class State(LegalActions, Contests):
         self._update_blind(dealt=True)
 
     def _special_hands(self) -> None:
-        ctx = Ctx(self, None)
+        ctx = Ctx(self, self.game, None)
         self.base_worth = int(self.game.stake_base(ctx))
         for hand, when, base, _ in self.game.special:
             if when(ctx):
@@ -150,7 +116,7 @@ class State(LegalActions, Contests):
         """As each trick starts: is it played blind? When a seat's cards come into its sight
         (the deal, or the first trick not played blind), each seat is shown its own."""
         was = dealt or self.blind
-        ctx = Ctx(self, None)
+        ctx = Ctx(self, self.game, None)
         self.blind = any(blind is not None and hand.name in self.special and blind(ctx)
                          for hand, _, _, blind in self.game.special)
         if was and not self.blind:
@@ -160,16 +126,6 @@ class State(LegalActions, Contests):
                                     "cards": [ids[c] for c in self.dealt[seat] if c in self.hands[seat]]})
 
     # -- who acts ---------------------------------------------------------------------
-
-    def current_player(self) -> int | None:
-        """The seat whose decision is next; None when the hand or the match is over."""
-        if self.hand_over:
-            return None
-        if self.count is not None:
-            return self.count.seat
-        if self.pending is not None:
-            return self.pending.answerer
-        return self.turn
 
     def is_terminal(self) -> bool:
         return self.match_over
@@ -207,28 +163,29 @@ class State(LegalActions, Contests):
         act = g.parsed.get(action) if isinstance(action, str) else None
         if act is not None:
             return act
-        words = str(action).split()
+        text = str(action)
+        words = text.split()
         if not words:
-            raise IllegalAction(str(action), "empty action")
+            raise IllegalAction(text, "empty action")
         verb = g.aliases.get(words[0], words[0])
         arg = words[1] if len(words) > 1 else None
         if len(words) > 2:
-            raise IllegalAction(action, "an action is a verb and at most one argument")
+            raise IllegalAction(text, "an action is a verb and at most one argument")
         if verb in CARD_VERBS:
             if arg is None:
-                raise IllegalAction(action, f"{verb} needs a card, e.g. '{verb} {g.cards.ids[0]}'")
+                raise IllegalAction(text, f"{verb} needs a card, e.g. '{verb} {g.cards.ids[0]}'")
             if verb == "play" and arg.startswith("@") and arg[1:].isdigit():
                 return ("play_pos", int(arg[1:]) - 1)
             if arg not in g.cards.index:
-                raise IllegalAction(action, f"{arg!r} is not a card of this deck")
+                raise IllegalAction(text, f"{arg!r} is not a card of this deck")
             return (verb, g.cards.index[arg])
         signals = g.signals
         if signals is not None and verb == signals.verb:
             if arg not in signals.names:
-                raise IllegalAction(action, f"{verb} needs one of: {', '.join(signals.names)}")
+                raise IllegalAction(text, f"{verb} needs one of: {', '.join(signals.names)}")
             return ("signal", arg)
         if arg is not None:
-            raise IllegalAction(action, f"{verb!r} takes no argument")
+            raise IllegalAction(text, f"{verb!r} takes no argument")
         if any(verb == name for name, *_ in g.annulments):
             return ("annul", verb)
         if verb in g.call_names:
@@ -236,9 +193,9 @@ class State(LegalActions, Contests):
         if verb in COMMON_VERBS:
             return (verb, None)
         if verb in g.spec.disabled_calls:
-            raise IllegalAction(action, f"{verb} is not played under these table options")
+            raise IllegalAction(text, f"{verb} is not played under these table options")
         known = sorted(g.call_names) + [*CARD_VERBS, *COMMON_VERBS]
-        raise IllegalAction(action, f"unknown verb {verb!r}; this spec knows: {', '.join(known)}")
+        raise IllegalAction(text, f"unknown verb {verb!r}; this spec knows: {', '.join(known)}")
 
     def legal_actions(self, seat: int | None = None) -> list[str]:
         """Legal actions of `seat` (default: the seat to act) as readable strings."""
@@ -246,7 +203,7 @@ class State(LegalActions, Contests):
         if seat is None:
             return []
         text = self.game.action_text
-        return [text[a] for a in self._acts(seat)]
+        return [text[a] for a in legal.acts(self, self.game, seat)]
 
     def legal_action_ids(self, seat: int | None = None) -> list[int]:
         index = self.game.action_index
@@ -279,14 +236,13 @@ class State(LegalActions, Contests):
             raise IllegalAction(str(action), f"there is no seat {actor}")
         if act[0] == "signal":
             return actor, act            # a sign to the partners: any seat, any time in a hand
-        if act in self._acts(actor):
+        if act in legal.acts(self, self.game, actor):
             return actor, act
         raise IllegalAction(str(action), self._explain(actor, act))
 
     def _explain(self, seat: int, act: Action) -> str:
         """The reason an action is not among the legal ones, as precise as we can say."""
-        from interpreter.engine.explain import explain
-        return explain(self, seat, act)
+        return explain.explain(self, self.game, seat, act)
 
     # -- applying ---------------------------------------------------------------------
 
@@ -302,7 +258,7 @@ class State(LegalActions, Contests):
             self._play(actor, self.dealt[actor][arg], covered=False)
         elif verb == "call":
             if arg in self.game.contest_of_call:
-                self._contest_call(actor, self.game.contest_of_call[arg], arg)
+                contests.contest_call(self, self.game, actor, self.game.contest_of_call[arg], arg)
             else:
                 self._stake_call(actor, arg)
         elif verb == "accept":
@@ -312,12 +268,12 @@ class State(LegalActions, Contests):
         elif verb == "fold":
             self._fold(actor)
         elif verb == "announce":
-            self._announce(actor)
+            contests.announce(self, self.game, actor)
         elif verb == "good":
-            self._good(actor)
+            contests.good(self, self.game, actor)
         elif verb == "annul":
             self._annul(actor, arg)
-        self._settle_declarations()
+        contests.settle_declarations(self, self.game)
 
     def _log(self, seat: int, act: Action) -> None:
         verb, arg = act
@@ -385,27 +341,23 @@ class State(LegalActions, Contests):
         team = g.team_of[seat]
         if self.forbid == "lose_match":
             self.events.append({"type": "forbidden", "seat": seat, "call": name})
-            self._lose_match(team)
+            scoring.lose_match(self, self.game, team)
             return
         p = self.pending
         if p is not None and p.contest is None:
             self._accept_stake(p, team)
         step = self.stake_level + 1
         self.stake_calls += 1
-        self._called(name)
+        scoring.record_call(self, name)
         answerer = g.next_opponent(seat)
         self.pending = Pending(name, seat, answerer, g.team_of[answerer], None, step)
 
     def _accept_stake(self, p: Pending, team: int) -> None:
         self.stake_level = p.step
-        self.worth = int(self.game.stake_worth[p.step - 1](Ctx(self, p.caller, team)))
+        self.worth = int(self.game.stake_worth[p.step - 1](Ctx(self, self.game, p.caller, team)))
         self.stake_owner = team
         self.accepted.add(p.call)
         self.events.append({"type": "accepted", "call": p.call, "team": team, "worth": self.worth})
-
-    def _called(self, name: str) -> None:
-        self.called.add(name)
-        self.called_log.append(name)
 
     def _annul(self, seat: int, name: str) -> None:
         """The holder annuls the deal: nobody scores, and the cards are dealt again."""
@@ -427,10 +379,10 @@ class State(LegalActions, Contests):
         self.events.append({"type": "accepted", "call": p.call, "team": team})
         self.pending = None
         if cont.procedure == "announce":
-            self._start_count(cont)
+            contests.start_count(self, self.game, cont)
         else:
-            seats = self._comparing(cont, accepted=True)
-            self._settle_accepted(cont, self._best(cont, seats), seats)
+            seats = contests.comparing(self, self.game, cont, accepted=True)
+            contests.settle_accepted(self, self.game, cont, contests.best(self, self.game, cont, seats), seats)
 
     def _decline(self, seat: int) -> None:
         p = self.pending
@@ -439,11 +391,11 @@ class State(LegalActions, Contests):
         caller_team = g.team_of[p.caller]
         self.events.append({"type": "declined", "call": p.call, "seat": seat})
         if p.contest is None:
-            pts = int(g.stake_declined[p.step - 1](Ctx(self, p.caller, caller_team)))
+            pts = int(g.stake_declined[p.step - 1](Ctx(self, self.game, p.caller, caller_team)))
             self.pending = None
             self._end_hand(caller_team, points=pts)
             return
-        self._pay_declined(p)
+        contests.pay_declined(self, self.game, p)
 
     def _fold(self, seat: int) -> None:
         """The seat's team leaves the hand. A contest call waiting on that team counts as refused
@@ -455,46 +407,23 @@ class State(LegalActions, Contests):
         asked = p is not None and p.contest is not None and g.contests[p.contest].calls[p.call].declare
         if p is not None and p.contest is not None and g.fold_declines and not asked \
                 and p.answer_team == g.team_of[seat]:
-            self._pay_declined(p)
+            contests.pay_declined(self, self.game, p)
             if self.match_over:
                 return
         self.pending = self.suspended = None
-        pts = int(g.fold_pays(Ctx(self, seat, other)))
+        pts = int(g.fold_pays(Ctx(self, self.game, seat, other)))
         self._end_hand(other, points=pts)
 
     # -- scoring and the end of hands -------------------------------------------------
-
-    def _score(self, team: int, points: int, reason: str) -> None:
-        points = max(points, 0)
-        if points == 0 or self.match_over:
-            return
-        self.score[team] += points
-        self.events.append({"type": "score", "team": team, "points": points, "reason": reason,
-                            "score": list(self.score)})
-        if self.score[team] >= self.game.target and self.game.spec.match.end == "immediately":
-            self._finish(team)
-
-    def _finish(self, team: int) -> None:
-        self.match_over = True
-        self.hand_over = True
-        self.winner = team
-        self.pending = self.suspended = None
-        self.count = None
-        self.events.append({"type": "match_over", "winner": team, "score": list(self.score)})
-
-    def _lose_match(self, team: int) -> None:
-        other = 1 - team
-        self.score[other] = max(self.score[other], self.game.target)
-        self._finish(other)
 
     def _end_hand(self, team: int | None, points: int | None = None) -> None:
         """The hand is decided: `team` scores the hand's worth (or `points`)."""
         g = self.game
         for cont in g.contests:
-            if self._only_declared(cont):
-                self._settle_unraised(cont)
+            if contests.only_declared(self, g, cont):
+                contests.settle_unraised(self, g, cont)
         if team is not None and team != NOBODY:
-            self._score(team, self.worth if points is None else points, "hand")
+            scoring.score(self, g, team, self.worth if points is None else points, "hand")
         if self.match_over:
             return
         self.hand_over = True
@@ -505,32 +434,51 @@ class State(LegalActions, Contests):
         if g.spec.match.end != "immediately":
             leaders = [t for t, s in enumerate(self.score) if s >= g.target]
             if leaders:
-                self._finish(max(leaders, key=lambda t: self.score[t]))
+                scoring.finish(self, max(leaders, key=lambda t: self.score[t]))
+
+    # -- what the rules ask, under the names callers know ------------------------------
+
+    def _acts(self, seat: int) -> list[Action]:
+        return legal.acts(self, self.game, seat)
+
+    def _holds(self, cont: CompiledContest, seat: int) -> bool:
+        return holds(self, self.game, cont, seat)
+
+    def _may_declare(self, cont: CompiledContest, seat: int) -> bool:
+        return may_declare(self, cont, seat)
+
+    def _may_answer(self, seat: int) -> bool:
+        return may_answer(self, self.game, seat)
+
+    def _only_declared(self, cont: CompiledContest) -> bool:
+        return contests.only_declared(self, self.game, cont)
+
+    def count_would_win(self, seat: int) -> bool:
+        return self.game.count_would_win(self, seat)
 
     # -- views ------------------------------------------------------------------------
 
     def observation(self, seat: int) -> dict[str, Any]:
-        from interpreter.engine.views import observation
-        return observation(self, seat)
+        return views.observation(self, self.game, seat)
 
     def visible_events(self, seat: int | None) -> list[dict[str, Any]]:
-        from interpreter.engine.views import visible_events
-        return visible_events(self.events, seat)
+        return views.visible_events(self.events, seat)
 
     # -- copies and serialisation -----------------------------------------------------
 
-    def clone(self) -> "State":
-        from interpreter.engine.serial import clone
-        return clone(self)
+    def clone(self) -> State:
+        new = State.__new__(State)
+        serial.copy_into(self, new)
+        return new
 
     def to_json(self) -> dict[str, Any]:
-        from interpreter.engine.serial import to_json
-        return to_json(self)
+        return serial.to_json(self, self.game)
 
     @classmethod
-    def from_json(cls, game: "Game", data: dict[str, Any]) -> "State":
-        from interpreter.engine.serial import from_json
-        return from_json(game, data)
+    def from_json(cls, game: Rules, data: Mapping[str, Any]) -> State:
+        st = cls(game)
+        serial.fill(st, game, data)
+        return st
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.game is self.game and other.to_json() == self.to_json()

@@ -223,7 +223,7 @@ def _decide(seq: tuple[int, ...], outcomes: Sequence[Any]) -> int | None:
         if len(o.pattern) != len(seq):
             continue
         binding: dict[str, int] = {}
-        if all(_bind(p, r, binding) for p, r in zip(o.pattern, seq)):
+        if all(_bind(p, r, binding) for p, r in zip(o.pattern, seq, strict=False)):
             if o.result in ("A", "B"):
                 if o.result not in binding:
                     other = binding.get("A" if o.result == "B" else "B")

@@ -5,11 +5,12 @@ these functions; the server and the web board are built on them.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-
-if TYPE_CHECKING:
-    from interpreter.engine.state import State
+from interpreter.engine import legal
+from interpreter.engine.match import Match
+from interpreter.engine.rules import Rules
+from interpreter.engine.tables import TIE
 
 
 def visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -26,9 +27,8 @@ def visible_events(events: list[dict[str, Any]], seat: int | None) -> list[dict[
     return out
 
 
-def observation(st: "State", seat: int) -> dict[str, Any]:
+def observation(st: Match, g: Rules, seat: int) -> dict[str, Any]:
     """The match as `seat` sees it: JSON-ready, with nothing that seat may not know."""
-    g = st.game
     ids = g.cards.ids
 
     def shown(s: int, c: int, covered: bool) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def observation(st: "State", seat: int) -> dict[str, Any]:
         "special": list(st.special),
         "blind": st.blind,
         "trick": st.trick_no + 1,
-        "tricks": st.tricks,
+        "tricks": ["tie" if r == TIE else r for r in st.results],
         "table": [[shown(s, c, cov) for s, c, cov in t] for t in st.history + ([st.trick] if st.trick else [])],
         "hand_worth": st.worth,
         "pending": None if p is None else {"call": p.call, "by": p.caller, "answerer": p.answerer},
@@ -70,7 +70,7 @@ def observation(st: "State", seat: int) -> dict[str, Any]:
             "next": st.count.seat,
         },
         "to_act": to_act,
-        "legal": st.legal_actions(seat),
+        "legal": [g.action_text[a] for a in legal.acts(st, g, seat)],
         "hand_over": st.hand_over,
         "match_over": st.match_over,
         "winner": st.winner,

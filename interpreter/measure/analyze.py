@@ -151,7 +151,7 @@ def analyze(game: Game) -> Analysis:
             dist.deals += len(hands)
             for v in table.values():
                 dist.counts[v] = dist.counts.get(v, 0) + 1
-        for cont, odds in zip(game.contests, contests):
+        for cont, odds in zip(game.contests, contests, strict=False):
             odds.add(pair_counts(tables[cont.value], pool, game.hand_size))
         strength = game.strength[turned]
         best.add(pair_counts({h: max(strength[c] for c in h) for h in hands}, pool, game.hand_size))
@@ -192,7 +192,8 @@ def render(a: Analysis, console: Console) -> None:
         if not o.both:
             table.add_row(o.name, "never", "", "", "", "")
             continue
-        table.add_row(o.name, f"{100 * s['both_hold']:.3f}%", *(f"{100 * s[k]:.2f}%" for k in ("greater", "equal", "less")),
+        table.add_row(o.name, f"{100 * s['both_hold']:.3f}%",
+                      *(f"{100 * s[k]:.2f}%" for k in ("greater", "equal", "less")),
                       f"{100 * s['mano_wins']:.2f}%" + ("" if o.ties_to_mano else " (ties apart)"))
     console.print(table)
 

@@ -319,22 +319,23 @@ def measure(engines: Sequence[Engine], seconds: float, seed: int, fold: bool, pl
     slices = 1 if matches is not None else rounds
     plays = [Play() for _ in engines]
     for _ in range(slices):
-        for engine, played in zip(engines, plays):
+        for engine, played in zip(engines, plays, strict=False):
             played.add(engine.play(None if matches else seconds / slices, matches, seed + played.matches, fold))
     states = [e.sample(SAMPLE_SIZE, seed) for e in engines]
-    texts = [[e.to_text(s) for s in sampled] for e, sampled in zip(engines, states)]
+    texts = [[e.to_text(s) for s in sampled] for e, sampled in zip(engines, states, strict=False)]
     figures = [Figures(engine=e.name, players=players, play=p, clone_per_s=0.0, to_json_per_s=0.0,
                        from_json_per_s=0.0, bytes_per_state=bytes_per_state(e.clone, sampled), note=e.note)
-               for e, p, sampled in zip(engines, plays, states)]
-    for key, pick, inputs in (("clone_per_s", lambda e: e.clone, states), ("to_json_per_s", lambda e: e.to_text, states),
+               for e, p, sampled in zip(engines, plays, states, strict=False)]
+    for key, pick, inputs in (("clone_per_s", lambda e: e.clone, states),
+                              ("to_json_per_s", lambda e: e.to_text, states),
                               ("from_json_per_s", lambda e: e.from_text, texts)):
         calls, spent = [0] * len(engines), [0.0] * len(engines)
         for _ in range(slices):
-            for i, (e, items) in enumerate(zip(engines, inputs)):
+            for i, (e, items) in enumerate(zip(engines, inputs, strict=False)):
                 n, elapsed = timed(pick(e), items, seconds / slices, first=calls[i])
                 calls[i] += n
                 spent[i] += elapsed
-        for fig, n, elapsed in zip(figures, calls, spent):
+        for fig, n, elapsed in zip(figures, calls, spent, strict=False):
             setattr(fig, key, n / elapsed)
     return figures
 

@@ -40,7 +40,8 @@ def bot_factories(spec: str) -> list[Callable[[int | None], Bot]]:
     names = [n.strip() for n in spec.split(",") if n.strip()]
     unknown = [n for n in names if n not in table]
     if unknown or not names:
-        raise TrucoError(f"no bot named {', '.join(map(repr, unknown)) or repr(spec)}; bots: {', '.join(sorted(table))}")
+        raise TrucoError(f"no bot named {', '.join(map(repr, unknown)) or repr(spec)}; "
+                         f"bots: {', '.join(sorted(table))}")
     return [table[n] for n in names]
 
 

@@ -135,7 +135,8 @@ async def submit_action(request: Request) -> JSONResponse:
 async def replay_log(request: Request) -> JSONResponse:
     match, _ = await _seat(request)
     if not match.state.match_over:
-        raise ApiError(409, "match_not_over", "the replay log shows every hidden card: it is given once the match is over")
+        raise ApiError(409, "match_not_over",
+                       "the replay log shows every hidden card: it is given once the match is over")
     return JSONResponse(match.log(_book(request).store.actions(match.id)))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Sequence
 
-_TOKEN = [{"seatToken": []}]
+_TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -117,7 +117,8 @@ _SCHEMAS: dict[str, Any] = {
     },
     "Legal": {"type": "object", "properties": {
         "seat": {"type": "integer"}, "to_act": {"type": ["integer", "null"]}, "version": {"type": "integer"},
-        "legal": {"type": "array", "items": {"type": "string"}}, "ids": {"type": "array", "items": {"type": "integer"}}}},
+        "legal": {"type": "array", "items": {"type": "string"}},
+        "ids": {"type": "array", "items": {"type": "integer"}}}},
     "Action": {
         "type": "object", "required": ["action"], "additionalProperties": False,
         "properties": {"action": {"oneOf": [{"type": "string"}, {"type": "integer"}],

@@ -8,6 +8,7 @@ serve` changes them with `--allow-host`, `--allow-origin`, `--client-seeds` and
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 from dataclasses import dataclass, field
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -45,7 +46,7 @@ class Limits:
 
     def with_text(self, pairs: list[str]) -> "Limits":
         """These limits with `NAME=VALUE` pairs applied; ValueError names a bad one."""
-        changes: dict[str, float | int] = {}
+        changes: dict[str, Any] = {}
         kinds = {f.name: f.type for f in dataclasses.fields(self)}
         for pair in pairs:
             name, sep, value = pair.partition("=")

@@ -17,7 +17,7 @@ def describe(event: dict[str, Any], game: Game) -> str | None:
     kind = event["type"]
     seat = event.get("seat")
     if kind == "hand":
-        return f"  seat {seat} (team {game.team_of[seat]}) holds [bold]{' '.join(event['cards'])}[/]"
+        return f"  seat {seat} (team {game.team_of[event['seat']]}) holds [bold]{' '.join(event['cards'])}[/]"
     if kind == "action":
         if event["action"] == "cover":
             return f"  seat {seat}: cover {event.get('card', '??')} (face down)" if "card" in event else None

@@ -73,14 +73,16 @@ class TerminalBoard:
         if kind == "contest_won":
             return f"    {event['contest']} to {self.side(event['team'])} with {event['value']}"
         if kind == "trick":
-            return f"  [yellow]trick {event['number']}: {self.side(event['winner']) if event['winner'] is not None else 'Tie'}[/]"
+            side = self.side(event['winner']) if event['winner'] is not None else 'Tie'
+            return f"  [yellow]trick {event['number']}: {side}[/]"
         if kind == "score":
             return f"  [green]{self.side(event['team'])} +{event['points']} ({event['reason']})[/]"
         if kind == "hand_over":
             return f"  hand over: {self.side(event['winner'])} take the hand"
         if kind == "match_over":
             won = event["winner"] == self.game.team_of[self.human]
-            return f"[bold green]{'You win' if won else 'They win'} the match {event['score'][0]}–{event['score'][1]}[/]"
+            who = 'You win' if won else 'They win'
+            return f"[bold green]{who} the match {event['score'][0]}–{event['score'][1]}[/]"
         return None
 
     # -- drawing -------------------------------------------------------------------------
@@ -98,7 +100,8 @@ class TerminalBoard:
         obs = self.state.observation(self.human)
         team = obs["team"]
         rows: list[Any] = []
-        score = "  ".join(f"{self.side(t)} {s}" for t, s in sorted(enumerate(obs["score"]), key=lambda ts: ts[0] != team))
+        ours_first = sorted(enumerate(obs["score"]), key=lambda ts: ts[0] != team)
+        score = "  ".join(f"{self.side(t)} {s}" for t, s in ours_first)
         rows.append(Text.from_markup(f"[bold]Score[/] {score}  (to {obs['target']})   hand {obs['hand_number']}, "
                                      f"worth {obs['hand_worth']}"))
         if obs["turned"]:

@@ -22,6 +22,7 @@ import pytest
 
 from interpreter import Deal, load_game
 from interpreter.engine.game import Game
+from interpreter.engine import contests, legal, rules, state
 from interpreter.engine.state import State
 from rulespec.load import bundled_names, open_spec
 from tests.conftest import ALL_OPTION_SETS
@@ -159,15 +160,15 @@ def test_the_probe_sees_a_leak() -> None:
     """The probe is not blind: an engine that scores a lone flor at once (as soon as no other
     seat holds one) is caught at four players."""
     game = load_game("board", players=4, flor=True)
-    original = State._may_declare
+    original = rules.may_declare
 
-    def leaky(self: State, cont: Any, seat: int) -> bool:
-        return original(self, cont, seat) and self._holds(cont, seat)
+    def leaky(m: Any, cont: Any, seat: int) -> bool:
+        return original(m, cont, seat) and rules.holds(m, game, cont, seat)
 
-    State._may_declare = leaky            # type: ignore[method-assign]
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (rules, legal, contests, state):        # each module that binds the name
+            if hasattr(module, "may_declare"):
+                patch.setattr(module, "may_declare", leaky)
         with pytest.raises(AssertionError, match="can tell"):
             for seed in range(200):
                 lockstep(game, seed)
-    finally:
-        State._may_declare = original     # type: ignore[method-assign]

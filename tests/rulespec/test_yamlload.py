@@ -59,8 +59,8 @@ def test_every_loc_exact(doc: Located) -> None:
         ("block",): (9, 8),
         ("tail",): (12, 7),
     }
-    assert {p: (l.line, l.col) for p, l in doc.locs.items()} == expected
-    assert all(l.file == "demo.yaml" for l in doc.locs.values())
+    assert {p: (loc.line, loc.col) for p, loc in doc.locs.items()} == expected
+    assert all(loc.file == "demo.yaml" for loc in doc.locs.values())
 
 
 def test_key_locs(doc: Located) -> None:

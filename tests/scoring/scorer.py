@@ -48,7 +48,7 @@ class Hand:
     def pay(self, team: int, points: int) -> None:
         # 'Se juega a 15 puntos (chico) o 30': the match is over once a team reaches the target,
         # and nothing more is scored.
-        if max(s + p for s, p in zip(self.score, self.paid)) >= self.target:
+        if max(s + p for s, p in zip(self.score, self.paid, strict=False)) >= self.target:
             return
         self.paid[team] += points
 
@@ -110,7 +110,7 @@ def score_hand(hand: Hand, events: list[dict]) -> list[int]:
     def settle_envido_count() -> None:
         best = max(v for _, v in announced)
         winner = next(s for s, v in announced if v == best)   # the count goes from the mano: ties to the first
-        now = [s + p for s, p in zip(hand.score, hand.paid)]
+        now = [s + p for s, p in zip(hand.score, hand.paid, strict=False)]
         hand.pay(hand.team(winner), envido_accepted([c for c, _ in envido], hand.target, now))
 
     def fold_pay(seat: int) -> None:

@@ -31,7 +31,7 @@ def _check_match(options: dict, seed: int) -> None:
             state.apply(rng.choice(state.legal_actions()))
         events = state.events[start:]
         deal = next(e for e in reversed(state.events[:start + 1]) if e["type"] == "deal")
-        engine = [a - b for a, b in zip(state.score, before)]
+        engine = [a - b for a, b in zip(state.score, before, strict=False)]
         mine = score_hand(Hand(options["players"], options["target"], deal["mano"], before), events)
         assert engine == mine, (f"teg {options}, seed {seed}, hand {deal['hand']}: engine paid {engine}, "
                                 f"the seed's tables {mine}; actions: "

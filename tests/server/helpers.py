@@ -89,7 +89,7 @@ class Knowledge:
 
         def played_by_position() -> None:
             for trick in st.history + [st.trick]:
-                for seat, card, covered in trick:
+                for _seat, card, covered in trick:
                     if not covered:
                         public.add(game.cards.ids[card])
 

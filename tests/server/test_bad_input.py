@@ -115,7 +115,7 @@ def test_a_finished_match_refuses_actions(client) -> None:
 def test_websocket_hello_errors_close_the_socket_with_the_reason(client) -> None:
     made = create(client)
     for hello, code in (("not json", "malformed_json"), ('{"since": 0}', "bad_body"),
-                        ('{"token": "x"}', "bad_token"), ('{"token": "%s", "since": -1}' % made["tokens"]["0"], "bad_body")):
+                        ('{"token": "x"}', "bad_token"), ('{{"token": "{}", "since": -1}}'.format(made["tokens"]["0"]), "bad_body")):
         with client.websocket_connect(f"/api/matches/{made['match']}/events") as ws:
             ws.send_text(hello)
             assert ws.receive_json()["error"]["code"] == code
@@ -137,7 +137,7 @@ def test_two_clients_acting_at_once_are_served_one_after_the_other() -> None:
             for _ in range(6):
                 views = [(await http.get(f"/api/matches/{match}/view", headers=auth(t))).json() for t in tokens.values()]
                 version = views[0]["version"]
-                tries = [(t, a) for t, v in zip(tokens.values(), views) for a in v["observation"]["legal"]
+                tries = [(t, a) for t, v in zip(tokens.values(), views, strict=False) for a in v["observation"]["legal"]
                          if a != "fold"] * 3
                 if not tries:
                     break

@@ -30,7 +30,7 @@ async def _without_lifespan(scope, receive, send) -> None:
     if scope["type"] != "lifespan":
         await APP(scope, receive, send)
         return
-    while (message := await receive())["type"] != "lifespan.shutdown":
+    while (await receive())["type"] != "lifespan.shutdown":
         await send({"type": "lifespan.startup.complete"})
     await send({"type": "lifespan.shutdown.complete"})
 

@@ -360,7 +360,7 @@ def test_streams_are_capped_per_seat(client) -> None:
             contexts.append(cm)
             ws.send_json({"token": made["tokens"]["0"], "since": 0})
             assert "view" in ws.receive_json()
-        error, close, reason = _ws_refusal(client, url, '{"token": "%s"}' % made["tokens"]["0"])
+        error, close, reason = _ws_refusal(client, url, '{{"token": "{}"}}'.format(made["tokens"]["0"]))
         assert (error["code"], close) == ("too_many_streams", 4429)
     finally:
         for cm in contexts:
@@ -376,7 +376,7 @@ def test_streams_are_capped_in_all() -> None:
             for ws, token in ((a, made["tokens"]["0"]), (b, made["tokens"]["1"])):
                 ws.send_json({"token": token})
                 ws.receive_json()
-            error, close, _ = _ws_refusal(c, url, '{"token": "%s"}' % made["tokens"]["0"])
+            error, close, _ = _ws_refusal(c, url, '{{"token": "{}"}}'.format(made["tokens"]["0"]))
             assert (error["code"], close) == ("too_many_streams", 4429)
 
 

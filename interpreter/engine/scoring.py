@@ -1,0 +1,37 @@
+"""Points and the end of a match: what every mechanism that scores shares (tricks, stakes,
+contests, folds), as functions of a `Match` and its `Rules`."""
+from __future__ import annotations
+
+from interpreter.engine.match import Match
+from interpreter.engine.rules import Rules
+
+
+def record_call(m: Match, name: str) -> None:
+    m.called.add(name)
+    m.called_log.append(name)
+
+
+def score(m: Match, r: Rules, team: int, points: int, reason: str) -> None:
+    points = max(points, 0)
+    if points == 0 or m.match_over:
+        return
+    m.score[team] += points
+    m.events.append({"type": "score", "team": team, "points": points, "reason": reason,
+                     "score": list(m.score)})
+    if m.score[team] >= r.target and r.spec.match.end == "immediately":
+        finish(m, team)
+
+
+def finish(m: Match, team: int) -> None:
+    m.match_over = True
+    m.hand_over = True
+    m.winner = team
+    m.pending = m.suspended = None
+    m.count = None
+    m.events.append({"type": "match_over", "winner": team, "score": list(m.score)})
+
+
+def lose_match(m: Match, r: Rules, team: int) -> None:
+    other = 1 - team
+    m.score[other] = max(m.score[other], r.target)
+    finish(m, other)
