@@ -165,6 +165,9 @@ def table_for(spec: str, options: dict) -> Table:
         # 002: "Se juega a 15 puntos (chico) o 30 (partida)"; "La flor ... es opcional"; flor: "Flor: 3
         # puntos. No se contesta, se cobra. Contraflor ... 6 si se la quieren, 4 si no. Contraflor al
         # resto: si no la quieren, 6; si la quieren, se juega lo que le falta al que va ganando."
+        # Falta: "Lo que le falta al que va ganando para el chico". The seed calls the 15-point game
+        # the chico; the spec's note reads 'el chico' as the match target, and so does this scorer
+        # (docs/testing.md: the two readings differ in the malas of a 30-point game).
         return Table("teg", o["players"], o["target"], _spanish, ARGENTINE_LADDER, envido_worth=dict(ENVIDO),
                      flor="teg" if o["flor"] else None)
     if spec in ("reglamento", "board"):
