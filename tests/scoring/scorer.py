@@ -110,6 +110,7 @@ class Table:
     fold_envido_point: bool = False
     eleven: bool = False                                # paulista's hand of 11
     covered_counts: bool = False
+    annul: tuple[str, ...] = ()                         # reglamento's maldón: the deal is annulled
 
 
 def _spanish(card: str, turned: str | None) -> int:
@@ -189,7 +190,8 @@ def table_for(spec: str, options: dict) -> Table:
                      contraflor_per_flor=6 if spec == "reglamento" and o["contraflor_6"] else 3,
                      contraflor_resto=o.get("contraflor_resto", "falta_plus_flors"),
                      flor_figures_30=spec == "reglamento" and o["flor_figures_30"],
-                     fold_envido_point=o["fold_envido_point"])
+                     fold_envido_point=o["fold_envido_point"],
+                     annul=("maldon",) if spec == "reglamento" and o["maldon"] else ())
     if spec == "vanikar":
         # 001: "un Envido ne se relance pas"; "refuser concède un point aussitôt"; "les partenaires
         # jouent la meilleure main, et en cas d'égalité la main l'emporte"; "FOLD : à votre tour, ou en
@@ -521,7 +523,7 @@ class _Scorer:
                 self.flor_settle_count()
             if h.over():
                 return h.paid
-            if verb == "annul":
+            if verb in t.annul:
                 return h.paid            # 000 "Maldón ... le joueur peut annuler la donne": nobody scores
             if verb in t.envido_worth:
                 if self.env_state == "idle" and self.stake_pending is not None:

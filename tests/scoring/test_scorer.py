@@ -95,3 +95,20 @@ def test_every_hand_pays_what_the_seed_says(spec: str, players: int) -> None:
         _play(spec, {**options, "players": players}, seed, score[::-1] if swap else score)
 
     check()
+
+
+def test_an_annulled_deal_pays_nothing_and_says_so() -> None:
+    """000: "Maldón — deux 4 et une figure : le joueur peut annuler la donne." The hand's log says
+    the deal was annulled, nobody scores, and the same dealer deals again (the spec's note)."""
+    game = load_game("reglamento", {"players": 2, "maldon": True})
+    state = game.new_match(seed=0, deals=[Deal((("4e", "4o", "12b"), ("1e", "7o", "3c")))])
+    assert "maldon" in state.legal_actions()
+    dealer = state.dealer
+    state.apply("maldon")
+    events = state.events
+    assert state.hand_over and state.score == [0, 0]
+    assert events[-1] == {"type": "annulled", "seat": 0, "by": "maldon"}
+    table = table_for("reglamento", {o.name: o.default for o in open_spec("reglamento").options} | {"maldon": True})
+    assert score_hand(Hand(table, 0, [0, 0]), events) == [0, 0]
+    state.next_hand()
+    assert state.dealer == dealer
