@@ -53,6 +53,41 @@ def _choose(rng: random.Random, legal: list[str]) -> str:
     return rng.choices(legal, weights)[0]
 
 
+# What each kind of event in the log carries (interpreter/state.py, contests.py): the log is the
+# record that transcripts, replays and the server show, so its outcomes are checked too.
+EVENT_KEYS = {
+    "deal": {"hand", "dealer", "mano", "turned", "special"}, "hand": {"seat", "cards"},
+    "action": {"seat", "action"}, "trick": {"number", "winner", "seat"}, "accepted": {"call", "team"},
+    "declined": {"call", "seat"}, "score": {"team", "points", "reason", "score"},
+    "hand_over": {"winner", "score"}, "match_over": {"winner", "score"}, "announce": {"seat", "contest", "value"},
+    "good": {"seat"}, "contest_won": {"contest", "seat", "team", "value"}, "contest_tied": {"contest"},
+    "wiped": {"contest", "by"}, "annulled": {"seat", "by"}, "forbidden": {"seat", "call"},
+}
+
+
+def _check_log(state, events: list[dict], before: list[int]) -> None:
+    """The hand's log says what the engine did: every event has its fields, the score events add
+    up to the points paid, a contest won goes to the winner's team, a call accepted is one that
+    was made, and the match's end names the team that reached the target."""
+    made = {e["action"] for e in events if e["type"] == "action"}
+    paid = [0, 0]
+    for e in events:
+        assert e["type"] in EVENT_KEYS and EVENT_KEYS[e["type"]] <= set(e), e
+        if e["type"] == "score":
+            paid[e["team"]] += e["points"]
+            assert e["score"] == [b + p for b, p in zip(before, paid)], e
+        if e["type"] == "contest_won":
+            assert e["team"] == e["seat"] % 2, e
+        if e["type"] in ("accepted", "declined"):
+            assert e["call"] in made, e
+    if not any(e["type"] == "forbidden" for e in events):      # paulista's lost match scores no event
+        assert paid == [a - b for a, b in zip(state.score, before)], (paid, state.score, before)
+    if state.match_over:
+        ends = [e for e in events if e["type"] == "match_over"]
+        assert len(ends) == 1 and ends[0]["winner"] == state.winner and ends[0]["score"] == state.score
+        assert state.score[state.winner] >= state.game.target
+
+
 def _play(spec: str, options: dict, seed: int, score: tuple[int, int]) -> None:
     game = load_game(spec, options)
     rng = random.Random(seed)
@@ -71,6 +106,7 @@ def _play(spec: str, options: dict, seed: int, score: tuple[int, int]) -> None:
             f"the seed's tables {mine}; deal: {[(e['seat'], e['cards']) for e in events if e['type'] == 'hand']}"
             f"{', turned ' + events[0]['turned'] if events[0]['turned'] else ''}; actions: "
             f"{[(e['seat'], e['action']) for e in events if e['type'] == 'action' and not e.get('hidden')]}")
+        _check_log(state, events, before)
         if state.match_over:
             return
         state.next_hand()
