@@ -359,8 +359,17 @@ def test_next_hand_refused_after_the_match(game) -> None:
     st = game.new_match(seed=1, score=[0, 14])
     st.apply("fold")
     assert st.match_over and st.winner == 1
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as info:
         st.next_hand()
+    assert info.value.action == "next_hand" and info.value.reason == "the match is over"
+
+
+def test_next_hand_deals_the_deal_it_is_given(game) -> None:
+    """`next_hand(deal)` deals that deal: each seat's cards are the ones given."""
+    st = fresh(game)
+    st.apply("fold")
+    st.next_hand(Deal((("1e", "7o", "4c"), ("3e", "2b", "5o"))))
+    assert [sorted(st.observation(s)["hand"]) for s in (0, 1)] == [sorted(["1e", "7o", "4c"]), sorted(["3e", "2b", "5o"])]
 
 
 def test_spec_aliases_are_verbs_of_their_own() -> None:

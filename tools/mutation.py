@@ -1,0 +1,171 @@
+"""Mutation score of the engine's rule modules, measured with mutmut against a fast test selection.
+
+    pip install mutmut==3.8.1          # not in the `test` extra: the suite itself does not need it
+    nice -n 15 python tools/mutation.py [--sample N] [--seed S] [--budget SECONDS] [--modules ...]
+
+The project is copied (its tracked files, and the `truco_specs` link to specs/) into a scratch
+folder, so the work tree is never touched; mutmut mutates the rule modules there and runs, for
+each mutant, the tests of the selection that call the mutated function:
+
+- the conformance cases (tests/test_conformance.py::test_case_file),
+- the properties (tests/interpreter/test_properties.py, tests/scoring/).
+
+`--sample N` draws N mutants at random (seeded) from the whole set, for a machine where the
+whole set takes too long; `--budget` stops the run after that many seconds (the mutants not run
+are reported as not checked, never as killed); `--resume` goes on in a `--keep` folder of an
+earlier run, where the mutants and the test-to-function map are already made. The kill rate counts killed and
+timed-out mutants over those checked. Survivors are printed with their diff (`mutmut show`).
+
+Each mutant runs in a worker forked from a server that has only collected the tests
+(`process_isolation = forkserver`, `forkserver_warmup = collect`): the conformance test caches its
+replays per process, so a worker forked from a process that had run the tests (mutmut's default)
+would pass whatever the mutant. Collecting runs no engine code.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULES = ["interpreter/engine/contests.py", "interpreter/engine/legal.py", "interpreter/engine/state.py",
+           "interpreter/engine/context.py", "interpreter/engine/tables.py"]
+SELECTION = ["tests/test_conformance.py", "tests/interpreter/test_properties.py", "tests/scoring",
+             "-k", "test_case_file or test_properties or test_scorer"]
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
+          36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
+
+
+def _setup(work: Path, modules: list[str]) -> None:
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True).stdout
+    for name in files.decode().split("\0"):
+        if not name or not (ROOT / name).is_file():
+            continue
+        dest = work / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, dest)
+    (work / "truco_specs").symlink_to("specs")
+
+
+def _config(work: Path, modules: list[str]) -> None:
+    lines = ["[mutmut]", "source_paths=interpreter/", "only_mutate="]
+    lines += [f"    {m}" for m in modules]
+    lines += ["also_copy=", "    rulespec/", "    specs/", "    truco_specs/",
+              "process_isolation=forkserver", "forkserver_warmup=collect",
+              "pytest_add_cli_args_test_selection="] + [f"    {a}" for a in SELECTION]
+    (work / "setup.cfg").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _mutmut(work: Path, args: list[str], timeout: float | None = None) -> subprocess.CompletedProcess:
+    """Run mutmut in `work`; past `timeout` seconds its whole process group is stopped (the
+    mutants it has finished keep their results)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MUTANT_UNDER_TEST")}
+    env["HYPOTHESIS_PROFILE"] = "ci"
+    proc = subprocess.Popen([sys.executable, "-m", "mutmut", *args], cwd=work, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            out, _ = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, "")
+
+
+def _results(work: Path, modules: list[str]) -> dict[str, int | None]:
+    found: dict[str, int | None] = {}
+    for m in modules:
+        meta = work / "mutants" / (m + ".meta")
+        if meta.is_file():
+            found.update(json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"])
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--modules", nargs="*", default=MODULES)
+    ap.add_argument("--sample", type=int, default=0, help="run N mutants drawn at random (0: all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=1800.0, help="seconds after which no new mutant starts")
+    ap.add_argument("--batch", type=int, default=0, help="mutants per mutmut call (0: all in one)")
+    ap.add_argument("--resume", action="store_true", help="reuse the --keep folder of an earlier run")
+    ap.add_argument("--max-children", type=int, default=2)
+    ap.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
+    ap.add_argument("--json", type=Path, help="also write the results here")
+    args = ap.parse_args(argv)
+
+    work = args.keep or Path(tempfile.mkdtemp(prefix="truco-mutation-"))
+    resume = args.resume and args.keep is not None and (work / "mutants").is_dir()
+    if args.keep and work.exists() and not resume:
+        shutil.rmtree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    try:
+        if not resume:
+            _setup(work, args.modules)
+        _config(work, args.modules)
+        if not resume:
+            # Generate every mutant and record which tests call which function; the filter
+            # matches nothing, so no mutant runs yet (mutmut then says that nothing matched).
+            _mutmut(work, ["run", "--max-children", str(args.max_children), "__generate_only__*"])
+        every = sorted(_results(work, args.modules))
+        if not every:
+            print("no mutants generated; is mutmut installed? (pip install mutmut==3.8.1)", file=sys.stderr)
+            return 2
+        chosen = sorted(random.Random(args.seed).sample(every, args.sample)) if 0 < args.sample < len(every) else every
+        print(f"{len(every)} mutants in {', '.join(args.modules)}; running {len(chosen)}", flush=True)
+        batch = args.batch or len(chosen)
+        for i in range(0, len(chosen), batch):
+            left = args.budget - (time.monotonic() - t0)
+            if left <= 0:
+                print(f"budget of {args.budget:.0f}s spent: {len(chosen) - i} mutants not run", flush=True)
+                break
+            todo = [m for m in chosen[i:i + batch] if _results(work, args.modules).get(m) is None]
+            if todo:
+                r = _mutmut(work, ["run", "--max-children", str(args.max_children), *todo], timeout=left)
+                (work / "mutmut-run.log").write_text(r.stdout or "", encoding="utf-8")
+                if any(w in (r.stdout or "") for w in ("Unable to force test failures", "Failed to run clean test")):
+                    print((r.stdout or "")[-3000:], file=sys.stderr)
+                    print("mutmut could not run the selection cleanly (above): no score", file=sys.stderr)
+                    return 2
+            done = _results(work, args.modules)
+            k = sum(1 for m in chosen[:i + batch] if STATUS.get(done.get(m), "other") in ("killed", "timeout"))
+            print(f"  {min(i + batch, len(chosen))}/{len(chosen)} submitted, {k} killed "
+                  f"({time.monotonic() - t0:.0f}s)", flush=True)
+        done = _results(work, args.modules)
+        status = {m: STATUS.get(done.get(m), f"exit {done.get(m)}") for m in chosen}
+        checked = [m for m in chosen if status[m] != "not checked"]
+        killed = [m for m in checked if status[m] in ("killed", "timeout")]
+        survivors = [m for m in checked if status[m] not in ("killed", "timeout")]
+        rate = len(killed) / len(checked) if checked else 0.0
+        print(f"\nscope: {', '.join(args.modules)}; selection: {' '.join(SELECTION)}")
+        print(f"mutants: {len(every)} in all, {len(chosen)} chosen (seed {args.seed}), {len(checked)} checked "
+              f"in {time.monotonic() - t0:.0f}s")
+        print(f"kill rate: {len(killed)}/{len(checked)} = {100 * rate:.1f}%")
+        print(f"survivors ({len(survivors)}):")
+        for m in survivors:
+            shown = _mutmut(work, ["show", m]).stdout.strip()
+            print(f"--- {m} [{status[m]}]\n{shown}\n")
+        if args.json:
+            args.json.write_text(json.dumps({"modules": args.modules, "selection": SELECTION, "total": len(every),
+                                             "chosen": len(chosen), "checked": len(checked), "killed": len(killed),
+                                             "status": status}, indent=1), encoding="utf-8")
+        return 0
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
