@@ -98,6 +98,8 @@ def game_info(game: Game) -> dict[str, Any]:
         "actions": list(game.actions),
         "worths": _worths(game),
         "order": _order(game),
+        "signals": None if game.signals is None else {"verb": game.signals.verb, "names": list(game.signals.names),
+                                                      "to": game.signals.to},
         "display": {lang: {kind: dict(labels) for kind, labels in kinds} for lang, kinds in game.spec.display},
     }
 
