@@ -134,6 +134,7 @@ class Builder:
             verbs=self.verbs(),
             disabled_calls=tuple(self.disabled),
             language=str(self.get(("language",), "en")),
+            display=self.display(),
             raw=self.tree,
         )
         if self.diagnostics:
@@ -167,6 +168,16 @@ class Builder:
                                                    f"alias {alias!r} shadows {taken[alias]} {alias!r}: "
                                                    "name the alias otherwise"))
             out.append((str(alias), str(verb)))
+        return tuple(out)
+
+    def display(self) -> tuple[tuple[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...]:
+        """Display labels per language (the schema checked their shape)."""
+        out = []
+        for language, kinds in (self.get(("display",)) or {}).items():
+            if language in ("source", "note") or not isinstance(kinds, dict):
+                continue
+            out.append((str(language), tuple((str(kind), tuple((str(k), str(v)) for k, v in (labels or {}).items()))
+                                             for kind, labels in kinds.items())))
         return tuple(out)
 
     def deck(self) -> Deck:

@@ -289,6 +289,9 @@ class Spec:
     verbs: tuple[tuple[str, str], ...]
     disabled_calls: tuple[str, ...] = ()
     language: str = "en"             # the rulebook's language: en, es, fr, pt
+    # Display labels per language: language -> kind (calls, values, ranks) -> name -> label.
+    # The boards show them; play never reads them.
+    display: tuple[tuple[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...] = ()
     raw: Any = field(compare=False, repr=False, default=None)
 
     def option(self, name: str) -> OptionValue:

@@ -4,7 +4,10 @@ nothing of the other seats' hands."""
 from __future__ import annotations
 
 import io
+
 import itertools
+
+import pytest
 
 from rich.console import Console
 
@@ -33,7 +36,8 @@ def _board(spec: str = "teg", human: int = 0, answers=None, deals=None, seed: in
 
 
 def test_a_whole_match_played_by_typing_numbers() -> None:
-    board, out, prompts = _board(answers=itertools.repeat("1"), target=15)
+    # a card keeps its number for the whole hand: cycling through the numbers always finds one
+    board, out, prompts = _board(answers=itertools.cycle([str(n) for n in range(1, 10)]), target=15)
     st = board.play()
     text = out.getvalue()
     assert st.match_over and prompts
@@ -86,3 +90,50 @@ def test_the_command_line_refuses_a_seat_that_is_not_there(capsys) -> None:
 def test_random_bots_still_print_the_transcript(capsys) -> None:
     assert main(["play", "teg", "--bots", "random", "--seed", "7", "--hands", "1"]) == 0
     assert "holds" in capsys.readouterr().out
+
+
+def test_input_is_forgiving_and_numbers_stay_with_the_cards() -> None:
+    deal = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
+    board, out, _ = _board(answers=["q"], deals=[deal], spec="board")
+    board.flush()
+    assert board.choices()[1] == "play 7c" and board.choices()[3] == "play 1e"
+    assert board.understand("TRUCO") == ("truco", None)
+    assert board.understand("Match Envido") == ("falta_envido", None)         # seed 004's English label
+    assert board.understand("1E") == ("play 1e", None)
+    action, why = board.understand("trucoo")
+    assert action is None and "did you mean 'truco'" in why
+    top = max(board.choices())
+    assert board.understand("99") == (None, f"choose 1–{top}")
+    board.state.apply("play 7c", 0)
+    board.state.apply(HeuristicBot(1).choose(board.state, 1), 1)
+    if board.state.current_player() == 0:
+        assert 1 not in board.choices() and board.choices()[3] == "play 1e"     # 1e keeps its 3
+
+
+def _spawn(*args: str):
+    import os
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "PYTHONPATH": os.getcwd(), "COLUMNS": "110", "TERM": "dumb"}
+    return pexpect.spawn(sys.executable, ["-m", "interpreter", "play", *args], env=env, encoding="utf-8",
+                         timeout=30, dimensions=(40, 110))
+
+
+def test_the_terminal_board_in_a_pseudo_terminal() -> None:
+    """Typed in a real terminal: any case, a number out of range, a typo, then Ctrl-C leaves cleanly."""
+    pexpect = pytest.importorskip("pexpect")
+    child = _spawn("teg", "--human", "0", "--seed", "3")
+    child.expect("Your move")
+    child.sendline("99")
+    child.expect(r"choose 1–\d+")
+    child.sendline("trucco")
+    child.expect("did you mean")
+    child.sendline("TRUCO")
+    child.expect("You: truco")
+    child.expect("Your move")
+    child.sendintr()
+    child.expect("You left the table.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -96,4 +96,31 @@ def game_info(game: Game) -> dict[str, Any]:
         "contests": [{"name": c.name, "value": c.value, "calls": list(c.calls)} for c in game.contests],
         "answers": list(COMMON_VERBS),
         "actions": list(game.actions),
+        "worths": _worths(game),
+        "order": _order(game),
+        "signals": None if game.signals is None else {"verb": game.signals.verb, "names": list(game.signals.names),
+                                                      "to": game.signals.to},
+        "display": {lang: {kind: dict(labels) for kind, labels in kinds} for lang, kinds in game.spec.display},
     }
+
+
+def _worths(game: Game) -> dict[str, int]:
+    """What each truco call makes the hand worth, where the spec says it with a number."""
+    out = {}
+    for call in game.spec.stakes.calls:
+        expr = getattr(call.worth, "expr", None)
+        if type(expr).__name__ == "Num":
+            out[call.name] = int(expr.value)
+    return out
+
+
+def _order(game: Game) -> dict[str, dict[str, int]]:
+    """Each card's place in the trick order, 1 the highest, under each turned card ("" when no
+    card is turned): the number seed 004's board prints under the cards in hand."""
+    out = {}
+    for turned, strength in game.strength.items():
+        levels = sorted(set(strength), reverse=True)
+        place = {level: k + 1 for k, level in enumerate(levels)}
+        key = "" if turned is None else game.cards.ids[turned]
+        out[key] = {game.cards.ids[c]: place[s] for c, s in enumerate(strength)}
+    return out

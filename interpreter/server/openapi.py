@@ -92,7 +92,15 @@ _SCHEMAS: dict[str, Any] = {
                        "contests": {"type": "array", "items": {"type": "object"}},
                        "answers": {"type": "array", "items": {"type": "string"}},
                        "actions": {"type": "array", "items": {"type": "string"},
-                                   "description": "every action; its index is its stable integer id"}},
+                                   "description": "every action; its index is its stable integer id"},
+                       "worths": {"type": "object", "additionalProperties": {"type": "integer"},
+                                  "description": "what each truco call makes the hand worth, where a number"},
+                       "order": {"type": "object", "description": "turned card (\"\" for none) to each card's "
+                                 "place in the trick order, 1 the highest"},
+                       "signals": {"type": ["object", "null"], "description": "the spec's free signals: verb, "
+                                   "names, and to whom they are shown (table or partners)"},
+                       "display": {"type": "object", "description": "the spec's display labels: language to "
+                                   "calls, values and ranks, each a name to its label"}},
     },
     "MatchInfo": {
         "type": "object",

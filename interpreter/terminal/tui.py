@@ -7,6 +7,8 @@ from a function (the console's by default), so tests feed it programmatically.
 """
 from __future__ import annotations
 
+import difflib
+import sys
 from typing import Any, Callable, Sequence
 
 from rich.console import Console, Group
@@ -38,9 +40,18 @@ class TerminalBoard:
         self.human = human
         self.bots = bots
         self.console = console
-        self.ask = ask or (lambda prompt: console.input(prompt))
+        self.ask = ask or _line_editor(console)
         self.state = game.new_match(seed=seed, deals=deals)
         self._shown = 0
+        self._dealt: list[str] = []             # the human's cards as dealt: their numbers stay
+        self.labels = {kind: dict(labels) for lang, kinds in game.spec.display if lang == "en"
+                       for kind, labels in kinds}.get("calls", {})
+
+    def label(self, action: str) -> str:
+        """An action in the spec's English display words (falta_envido: Match envido)."""
+        verb, _, rest = action.partition(" ")
+        word = self.labels.get(verb) or ANSWERS.get(verb) or verb
+        return f"{word} {rest}".strip()
 
     # -- words ---------------------------------------------------------------------------
 
@@ -58,13 +69,16 @@ class TerminalBoard:
     def narrate(self, event: dict[str, Any]) -> str | None:
         """One line for an event the human may see."""
         kind = event["type"]
+        if kind == "hand" and event.get("seat", self.human) == self.human:
+            self._dealt = list(event["cards"])
+            return None
         if kind == "deal":
             turned = f", turned card {event['turned']}" if event["turned"] else ""
             return f"[bold]— hand {event['hand']}: {self.who(event['dealer'])} dealt{turned} —[/]"
         if kind == "action" and event["action"] in ("announce", "good"):
             return None                                # the count's own events say it
         if kind == "action":
-            what = "a card face down" if event.get("hidden") else event["action"]
+            what = "a card face down" if event.get("hidden") else self.label(event["action"])
             return f"{self.who(event['seat'])}: [cyan]{what}[/]"
         if kind == "announce":
             return f"    {self.who(event['seat'])} → {event['value']} ({event['contest']})"
@@ -125,8 +139,8 @@ class TerminalBoard:
             p = obs["pending"]
             rows.append(Text(f"{self.who(p['by'])} called {p['call']}; {self.who(p['answerer'])} to answer"))
         legal = Table.grid(padding=(0, 2))
-        for i, action in enumerate(obs["legal"], 1):
-            legal.add_row(f"[bold]{i}[/]", ANSWERS.get(action, action))
+        for i, action in sorted(self.choices().items()):
+            legal.add_row(f"[bold]{i}[/]", self.label(action))
         rows.append(legal)
         return Panel(Group(*rows), title=f"{self.game.spec.title} — {self.who(self.human)} (seat {self.human})")
 
@@ -135,26 +149,81 @@ class TerminalBoard:
 
     # -- playing -------------------------------------------------------------------------
 
-    def read(self) -> str | None:
-        """The human's action, asked until it is legal; None to quit."""
+    def choices(self) -> dict[int, str]:
+        """The legal actions by number: a card keeps its number (its place in the hand as dealt)
+        for the whole hand; the calls and answers are numbered after the cards."""
         legal = self.state.legal_actions(self.human)
+        obs_hand = self.state.observation(self.human)["hand"] or []
+        dealt = self._dealt if set(obs_hand) <= set(self._dealt) else list(obs_hand)
+        out: dict[int, str] = {}
+        rest = []
+        for action in legal:
+            verb, _, arg = action.partition(" ")
+            if verb == "play" and arg.startswith("@") and arg[1:].isdigit():
+                out[int(arg[1:]) + 1] = action
+            elif verb == "play" and arg in dealt:
+                out[dealt.index(arg) + 1] = action
+            else:
+                rest.append(action)
+        start = max([self.game.hand_size, len(dealt), *out]) + 1
+        for k, action in enumerate(rest):
+            out[start + k] = action
+        return out
+
+    def understand(self, answer: str) -> tuple[str | None, str | None]:
+        """(the action, None) or (None, why not): a number, an action in any case with spaces or
+        underscores, a display label ("match envido"), or a card of the hand alone ("7C")."""
+        choices = self.choices()
+        text = " ".join(answer.split())
+        if not text:
+            return None, "type a number or an action"
+        if text.isdigit():
+            if int(text) in choices:
+                return choices[int(text)], None
+            return None, f"choose {min(choices)}–{max(choices)}" if choices else "nothing to choose"
+        legal = self.state.legal_actions(self.human)
+        words = {a.lower(): a for a in legal}
+        words.update({a.lower().replace("_", " "): a for a in legal})
+        words.update({self.label(a).lower(): a for a in legal})
+        words.update({a.split(" ", 1)[1].lower(): a for a in legal if a.startswith("play ")})
+        low = text.lower()
+        if low in words:
+            return words[low], None
+        action = low.replace(" ", "_") if " " not in low.strip() or low.split()[0] not in ("play", "cover") else low
+        why = self.state.why_illegal(action, self.human)
+        if why is None:
+            return action, None
+        close = difflib.get_close_matches(low, list(words), n=1, cutoff=0.6)
+        if close:
+            why += f" (did you mean '{self.label(words[close[0]])}'?)"
+        return None, why
+
+    def read(self) -> str | None:
+        """The human's action, asked until it is legal; None to quit (q, end of input, Ctrl-C)."""
+        choices = self.choices()
+        span = f"{min(choices)}–{max(choices)}" if choices else "none"
         while True:
             try:
-                answer = self.ask(f"Your move [1-{len(legal)}, or an action; q quits]: ").strip()
-            except EOFError:
+                answer = self.ask(f"Your move [{span}, or an action; q quits]: ").strip()
+            except (EOFError, KeyboardInterrupt):
                 return None
             if answer.lower() in QUIT:
                 return None
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            why = self.state.why_illegal(answer, self.human) if answer else "type a number or an action"
-            if why is None:
-                return answer
+            action, why = self.understand(answer)
+            if action is not None:
+                return action
             self.console.print(f"[red]{why}[/]", highlight=False)
 
     def play(self, max_hands: int | None = None, watch: Callable[[State], None] | None = None) -> State:
         """Play until the match ends, the human quits, or `max_hands` hands are done;
         `watch(state)` is called before every decision and at the end (a recorder)."""
+        try:
+            return self._play(max_hands, watch)
+        except KeyboardInterrupt:
+            self.console.print("\nYou left the table.")
+            return self.state
+
+    def _play(self, max_hands: int | None, watch: Callable[[State], None] | None) -> State:
         st = self.state
         for seat in turns(st, max_hands):
             self.flush()
@@ -176,3 +245,13 @@ class TerminalBoard:
         if watch is not None:
             watch(st)
         return st
+
+
+def _line_editor(console: Console) -> Callable[[str], str]:
+    """Input with line editing and history: readline where the terminal has it."""
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (input() then edits lines and keeps a history)
+        except ImportError:
+            pass
+    return lambda prompt: console.input(prompt)

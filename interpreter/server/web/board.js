@@ -4,13 +4,28 @@
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
-const BANNER_MS = params.has("fast") ? 400 : 1600;
+const PACE = params.has("fast") ? 0.12 : 1;   // ?fast=1 (tests) plays the events quicker
+const STEP_MS = 450;                         // each card or call shown in turn
+const BANNER_MS = 1100;                      // a banner, while the playback waits on it
+const HOLD_MS = 1000;                        // a finished trick stays on the table, its winner marked
+const BACKLOG = 12;                          // past this many events waiting, play them fast
 const BOX = 5;                               // matchsticks are drawn in boxes of five
 const KEEPALIVE_MS = 60000;                  // the server closes streams silent for longer
 const INVITED = "";                          // the value of a seat left open for an invited player
 const ANSWERS = { accept: "Accept", decline: "Decline", fold: "Fold", announce: "Announce", good: "Yours are good" };
+const KEYS = { accept: "a", decline: "d", fold: "f", announce: "n", good: "g" };
+const SUITS = {                              // how a suit letter is drawn, per deck
+  spanish: { o: ["oros", "#b7791f"], c: ["copas", "#b91c1c"], e: ["espadas", "#1d4ed8"], b: ["bastos", "#166534"] },
+  french: { d: ["diamonds", "#c0262d"], h: ["hearts", "#c0262d"], s: ["spades", "#111"], c: ["clubs", "#111"] },
+};
 
-const board = { match: null, seat: null, token: null, game: null, view: null, socket: null, banners: [] };
+const board = {
+  match: null, seat: null, token: null, game: null, view: null, socket: null,
+  queue: [], playing: false, busy: false, latest: null,
+  shown: { cards: [], done: false, win: null },       // the trick drawn on the table
+  hand: null,                                          // what the hand in play has told this seat
+  foldArmed: false,
+};
 
 // -- talking to the server ---------------------------------------------------------------
 
@@ -176,10 +191,17 @@ async function openBoard(match) {
   Object.assign(board, { match, seat: saved.seat, token: saved.token });
   const info = await api(`matches/${match}`);
   board.game = info.game;
+  board.labels = (info.game.display && info.game.display.en) || {};
   $("#lobby").hidden = true;
   $("#board").hidden = false;
   document.title = `${info.game.title} — seat ${board.seat}`;
-  render(await api(`matches/${match}/view`));
+  drawSignals();
+  const view = await api(`matches/${match}/view`);
+  // What happened before this page opened is told in the log only: no banner, no wait.
+  board.history = view.events;
+  render(view);
+  board.shown = tableTrick(view.observation);
+  drawTrick();
   listen(0);
 }
 
@@ -199,9 +221,11 @@ function listen(since) {
       showError(data.error.message);
       return;
     }
-    data.events.forEach((event) => narrate(event));
     seen = data.seq + data.events.length;
-    render(data.view);
+    const past = Math.max(0, Math.min(data.events.length, (board.history ?? 0) - data.seq));
+    board.queue.push({ events: data.events.slice(0, past), view: null, past: true });
+    board.queue.push({ events: data.events.slice(past), view: data.view, past: false });
+    play();
   });
   socket.addEventListener("close", () => {
     clearInterval(keepalive);
@@ -209,27 +233,194 @@ function listen(since) {
   });
 }
 
-async function act(action) {
-  showError("");
+// -- playing the event stream in order ---------------------------------------------------
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function waiting() {
+  return board.queue.reduce((n, m) => n + m.events.length, 0);
+}
+
+// A long backlog (a reload, a tab come back) is played quicker; a finished trick is held
+// its full time whatever.
+function pause(ms, held = false) {
+  const hurry = waiting() > BACKLOG && !held ? 0.15 : 1;
+  return sleep(ms * PACE * hurry);
+}
+
+// One message at a time, one event at a time; the message's view is drawn once its events
+// have been shown, so the board never shows a state before the events that led to it.
+async function play() {
+  if (board.playing) return;
+  board.playing = true;
+  lock();
   try {
-    render(await api(`matches/${board.match}/actions`, {
-      method: "POST", body: JSON.stringify({ action, version: board.view.version }),
-    }));
-  } catch (err) {
-    showError(err.message);
+    while (board.queue.length) {
+      const { events, view, past } = board.queue.shift();
+      for (const event of events) {
+        if (past) tell(event, true);
+        else await show(event);
+      }
+      if (view) {
+        render(view);
+        if (!board.shown.done) board.shown = tableTrick(view.observation);
+        drawTrick();
+      }
+    }
+  } finally {
+    board.playing = false;
+    if (board.latest && board.view && board.latest.version > board.view.version) render(board.latest);
+    lock();
   }
 }
 
-function showError(text) {
-  $("#error").textContent = text;
+async function show(event) {
+  tell(event, false);
+  const t = event.type;
+  if (t === "deal") {
+    board.shown = { cards: [], done: false, win: null };
+    drawTrick();
+  } else if (t === "action" && (event.action.startsWith("play") || event.action === "cover")) {
+    if (board.shown.done) board.shown = { cards: [], done: false, win: null };
+    const card = event.action.startsWith("play @") ? event.card : event.card ?? (event.hidden ? null : event.action.split(" ")[1]);
+    board.shown.cards.push({ seat: event.seat, card: card ?? null, covered: event.action === "cover" });
+    drawTrick();
+    await pause(STEP_MS);
+  } else if (t === "trick") {
+    board.shown.win = event.seat;
+    board.shown.finished = `${board.hand ? board.hand.number : 0}.${event.number}`;
+    drawTrick();
+    await pause(HOLD_MS, true);
+    board.shown.done = true;
+    drawTrick();
+  } else if (t === "action" && isCall(event.action) && !["announce", "good"].includes(event.action)) {
+    await banner(`${who(event.seat)}: ${name(event.action)}!`);
+  } else if (t === "announce") {
+    await banner(`${who(event.seat)}: ${event.value}`);
+  } else if (t === "good") {
+    await banner(`${who(event.seat)}: ${name("good")}`);
+  } else if (t === "contest_won") {
+    await banner(`${name(event.contest)}: ${who(event.seat)}, ${event.value}`);
+  } else if (t === "hand_over") {
+    await banner(event.winner === null ? "Hand over: nobody scores" : `Hand over: ${side(event.winner)} take the hand`);
+  } else if (t === "match_over") {
+    await banner(event.winner === board.game.team_of[board.seat] ? "You win the match!" : "They win the match");
+  }
+}
+
+async function banner(text) {
+  const el = $("#banner");
+  el.textContent = text;
+  el.hidden = false;
+  el.classList.remove("flash");
+  void el.offsetWidth;                       // restart the animation
+  el.classList.add("flash");
+  await pause(BANNER_MS);
+  el.hidden = true;
+}
+
+// -- the log and the end-of-hand summary -------------------------------------------------
+
+function newHand(number) {
+  board.hand = { number, tricks: [], counts: {}, won: [], points: [] };
+}
+
+// Every event is written to the log and to the hand's summary, replayed or live.
+function tell(event, past) {
+  let line = null;
+  const t = event.type;
+  if (!board.hand && t !== "deal") newHand(board.view ? board.view.observation.hand_number : 1);
+  if (t === "deal") {
+    newHand(event.hand);
+    line = `Hand ${event.hand}: ${who(event.dealer)} dealt${event.turned ? `, turned ${cardName(event.turned)}` : ""}`;
+  } else if (t === "hand") line = `Your cards: ${event.cards.map(cardName).join(", ")}`;
+  else if (t === "action" && (event.action === "announce" || event.action === "good")) line = null;
+  else if (t === "action") {
+    const [verb, arg] = event.action.split(" ");
+    let what;
+    if (event.hidden) what = "a card face down";
+    else if (verb === "cover") what = `${cardName(event.card)} face down`;
+    else if (verb === "play") what = cardName(event.card ?? arg);
+    else if (board.game.signals && verb === board.game.signals.verb) what = `signals ${arg.replaceAll("_", " ")}`;
+    else what = name(verb);
+    line = `${who(event.seat)}: ${what}`;
+  } else if (t === "announce") {
+    line = `${who(event.seat)}: ${name(event.contest)} ${event.value}`;
+    board.hand.counts[event.seat] = event.value;
+  } else if (t === "good") line = `${who(event.seat)}: ${name("good").toLowerCase()}`;
+  else if (t === "contest_won") {
+    line = `${name(event.contest)} to ${who(event.seat)} (${side(event.team)}) with ${event.value}`;
+    board.hand.won.push(event);
+  } else if (t === "contest_tied") line = `${name(event.contest)}: tied, nobody scores`;
+  else if (t === "trick") {
+    line = `Trick ${event.number}: ${event.winner === null ? "Tie" : side(event.winner)}`;
+    board.hand.tricks.push(event.winner === null ? "Tie" : side(event.winner));
+  } else if (t === "score") {
+    line = `${side(event.team)} +${event.points} (${name(event.reason)})`;
+    board.hand.points.push(event);
+    board.lastScore = event;
+  } else if (t === "hand_over") {
+    line = `Hand over: ${event.winner === null ? "nobody scores" : `${side(event.winner)} take the hand`}`;
+    summarize();
+  } else if (t === "match_over") {
+    line = `Match over: ${side(event.winner)} win ${event.score.join("–")}`;
+    summarize();
+    board.ended = event;
+  }
+  if (line) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    $("#log").append(item);
+  }
+}
+
+// The hand just played, in words: its tricks, what each contest was worth to whom, the points.
+function summarize() {
+  const h = board.hand;
+  if (!h) return;
+  const box = $("#summary");
+  box.replaceChildren();
+  const title = document.createElement("h2");
+  title.textContent = `Hand ${h.number}`;
+  const list = document.createElement("ul");
+  const add = (text) => { const li = document.createElement("li"); li.textContent = text; list.append(li); };
+  add(`Tricks: ${h.tricks.join(", ") || "none played"}`);
+  for (const won of h.won) {
+    const said = Object.entries(h.counts).map(([s, v]) => `${who(Number(s))} ${v}`).join(", ");
+    add(`${name(won.contest)}: ${who(won.seat)} won with ${won.value}${said ? ` (announced: ${said})` : ""}`);
+  }
+  const by = h.points.map((p) => `${side(p.team)} +${p.points} ${name(p.reason).toLowerCase()}`);
+  add(`Points: ${by.join(", ") || "none"}`);
+  box.append(title, list);
+  box.hidden = false;
 }
 
 // -- words -------------------------------------------------------------------------------
 
-function label(action) {
-  if (ANSWERS[action]) return ANSWERS[action];
-  const words = action.replaceAll("_", " ");
+// A call's or verb's name as the spec's display labels say (a hand value's, with `kind`
+// "values"), else its own name.
+function name(word, kind = "calls") {
+  const labels = board.labels || {};
+  const own = labels[kind] && labels[kind][word];
+  if (own) return own;
+  if (ANSWERS[word]) return ANSWERS[word];
+  const words = String(word).replaceAll("_", " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// What a button does, in words: a truco call with the worth it asks for, an announcement
+// with the value it announces.
+function label(action) {
+  const [verb] = action.split(" ");
+  const obs = board.view.observation;
+  if (verb === "announce" && obs.count) {
+    const contest = board.game.contests.find((c) => c.name === obs.count.contest);
+    const value = contest && obs.values[contest.value];
+    if (value !== undefined && value !== null) return `${name("announce")} ${value}`;
+  }
+  const worth = board.game.worths && board.game.worths[verb];
+  if (worth !== undefined) return `${name(verb)} → ${worth}`;
+  return name(action);
 }
 
 function who(seat) {
@@ -247,67 +438,69 @@ function isCall(action) {
   return verb !== "play" && verb !== "cover";
 }
 
-// Events become log lines; calls, answers and announcements also light the banner.
-function narrate(event) {
-  let line = null;
-  if (event.type === "deal") line = `Hand ${event.hand}: ${who(event.dealer)} dealt${event.turned ? `, turned ${event.turned}` : ""}`;
-  else if (event.type === "hand") line = `Your cards: ${event.cards.join(" ")}`;
-  else if (event.type === "action" && (event.action === "announce" || event.action === "good")) {
-    line = null;                             // the count's own events say it
-  } else if (event.type === "action") {
-    const what = event.hidden ? "a card face down" : event.card ? `${event.action} ${event.card} (face down)` : event.action;
-    line = `${who(event.seat)}: ${what}`;
-    if (isCall(event.action)) banner(`${who(event.seat)}: ${label(event.action)}!`);
-  } else if (event.type === "announce") {
-    line = `${who(event.seat)} announce${event.seat === board.seat ? "" : "s"} ${event.value}`;
-    banner(`${who(event.seat)}: ${event.value}`);
-  } else if (event.type === "good") {
-    line = `${who(event.seat)}: ${ANSWERS.good.toLowerCase()}`;
-    banner(`${who(event.seat)}: ${ANSWERS.good}`);
-  } else if (event.type === "trick") line = `Trick ${event.number}: ${event.winner === null ? "Tie" : side(event.winner)}`;
-  else if (event.type === "score") line = `${side(event.team)} +${event.points} (${event.reason.replaceAll("_", " ")})`;
-  else if (event.type === "hand_over") {
-    line = `Hand over: ${event.winner === null ? "nobody scores" : `${side(event.winner)} take the hand`}`;
-    banner(line);
-  }
-  else if (event.type === "match_over") banner(event.winner === board.game.team_of[board.seat] ? "You win the match!" : "They win the match");
-  if (line) {
-    const item = document.createElement("li");
-    item.textContent = line;
-    $("#log").append(item);
-  }
+// -- cards -------------------------------------------------------------------------------
+
+function deckKind() {
+  const suits = board.game.deck.suits;
+  return suits.includes("e") || suits.includes("o") ? "spanish" : "french";
 }
 
-function banner(text) {
-  board.banners.push(text);
-  if (board.banners.length === 1) showBanner();
+function splitCard(id) {
+  const suit = board.game.deck.suits.find((s) => id.endsWith(s)) ?? "";
+  return { rank: id.slice(0, id.length - suit.length), suit };
 }
 
-function showBanner() {
-  const el = $("#banner");
-  if (!board.banners.length) {
-    el.hidden = true;
-    return;
-  }
-  el.textContent = board.banners[0];
-  el.hidden = false;
-  el.classList.remove("flash");
-  void el.offsetWidth;                       // restart the animation
-  el.classList.add("flash");
-  setTimeout(() => { board.banners.shift(); showBanner(); }, BANNER_MS);
+function printedRank(rank) {
+  const ranks = (board.labels && board.labels.ranks) || {};
+  return ranks[rank] ?? rank;
 }
 
-// -- drawing -----------------------------------------------------------------------------
+function cardName(id) {
+  if (!id) return "a card";
+  const { rank, suit } = splitCard(id);
+  const suitName = (SUITS[deckKind()][suit] || [suit])[0];
+  return `${printedRank(rank)} of ${suitName}`;
+}
 
+const NS = "http://www.w3.org/2000/svg";
+
+// The suit's mark, drawn in a 20×20 box.
+function suitMark(suit, kind) {
+  const [, color] = SUITS[kind][suit] || ["", "#333"];
+  const shapes = {
+    spanish: {
+      o: `<circle cx="10" cy="10" r="8" fill="${color}"/><circle cx="10" cy="10" r="5" fill="none" stroke="#fde68a" stroke-width="1.5"/>`,
+      c: `<path d="M4 3h12c0 5-2 8-5 9v3h3v2H6v-2h3v-3C6 11 4 8 4 3z" fill="${color}"/>`,
+      e: `<path d="M10 1l2 3v9h3v2h-4v4H9v-4H5v-2h3V4z" fill="${color}"/>`,
+      b: `<path d="M8 2c3-1 5 1 5 3l-1 12c0 2-3 2-3 0L7 6C6 4 6 3 8 2z" fill="${color}"/>`,
+    },
+    french: {
+      d: `<path d="M10 1l7 9-7 9-7-9z" fill="${color}"/>`,
+      h: `<path d="M10 18S2 12 2 7a4 4 0 0 1 8-1 4 4 0 0 1 8 1c0 5-8 11-8 11z" fill="${color}"/>`,
+      s: `<path d="M10 1S2 8 2 12a4 4 0 0 0 7 2l-1 5h4l-1-5a4 4 0 0 0 7-2c0-4-8-11-8-11z" fill="${color}"/>`,
+      c: `<circle cx="10" cy="6" r="4" fill="${color}"/><circle cx="5.5" cy="12" r="4" fill="${color}"/><circle cx="14.5" cy="12" r="4" fill="${color}"/><path d="M9 12h2l1 7H8z" fill="${color}"/>`,
+    },
+  };
+  return (shapes[kind] || {})[suit] || `<circle cx="10" cy="10" r="6" fill="${color}"/>`;
+}
+
+// A card face in SVG: the printed rank in two corners, the suit's mark in the middle.
 function cardFace(id) {
-  const deck = board.game.deck;
-  const suit = deck.suits.find((s) => id.endsWith(s)) ?? "";
+  const { rank, suit } = splitCard(id);
+  const kind = deckKind();
+  const color = (SUITS[kind][suit] || ["", "#333"])[1];
   const el = document.createElement("span");
-  el.className = `face suit-${deck.suits.indexOf(suit)}`;
-  el.innerHTML = `<b></b><i></i>`;
-  el.querySelector("b").textContent = id.slice(0, id.length - suit.length);
-  el.querySelector("i").textContent = suit;
+  el.className = `face suit-${board.game.deck.suits.indexOf(suit)}`;
   el.dataset.card = id;
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", cardName(id));
+  const shown = printedRank(rank);
+  el.innerHTML = `<svg xmlns="${NS}" viewBox="0 0 60 90" aria-hidden="true" focusable="false">
+    <rect x="1" y="1" width="58" height="88" rx="6" fill="#fbf8ef" stroke="#8a7f66"/>
+    <text x="6" y="18" font-size="15" font-weight="700" fill="${color}" font-family="system-ui, sans-serif"></text>
+    <text x="54" y="84" font-size="15" font-weight="700" fill="${color}" text-anchor="end" font-family="system-ui, sans-serif"></text>
+    <g transform="translate(15 30) scale(1.5)">${suitMark(suit, kind)}</g></svg>`;
+  el.querySelectorAll("text").forEach((t) => { t.textContent = shown; });
   return el;
 }
 
@@ -317,14 +510,18 @@ function cardBack() {
   return el;
 }
 
+// -- drawing -----------------------------------------------------------------------------
+
 function render(view) {
   if (board.view && view.version < board.view.version) return;     // a late answer: keep the newer view
+  const focus = focused();
   board.view = view;
   const obs = view.observation;
+  if (!board.hand || board.hand.number !== obs.hand_number) newHand(obs.hand_number);
   $("#board").dataset.version = String(view.version);               // for tests and tools
   drawScore(obs);
+  drawTurned(obs);
   drawSeats(obs);
-  drawTrick(obs);
   drawStrip(obs);
   drawHand(obs);
   drawCalls(obs);
@@ -332,8 +529,34 @@ function render(view) {
   showInvitations(board.match);
   if (obs.match_over) {
     $("#over").hidden = false;
-    $("#over-text").textContent = obs.winner === obs.team ? "You win the match." : "They win the match.";
+    $("#over-text").textContent = endText(obs);
   }
+  restore(focus);
+}
+
+function endText(obs) {
+  const won = obs.winner === obs.team;
+  const last = board.lastScore;
+  const why = last && last.team === obs.winner ? ` ${side(last.team)} reached ${obs.target} with ${name(last.reason).toLowerCase()} (+${last.points}).` : "";
+  return `${won ? "You win" : "They win"} the match, ${obs.score[obs.team]}–${obs.score[1 - obs.team]}.${why}`;
+}
+
+// Keeping the focus where it was across a redraw: the same action's button, or the first
+// of the same group.
+function focused() {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  return { action: el.dataset && el.dataset.action, group: el.closest("#hand") ? "#hand" : el.closest("#call-bar") ? "#call-bar" : null, id: el.id };
+}
+
+function restore(focus) {
+  if (!focus) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const target = (focus.action && document.querySelector(`[data-action="${CSS.escape(focus.action)}"]`))
+    || (focus.group && document.querySelector(`${focus.group} button:not([disabled])`))
+    || document.querySelector("#hand button.playable, #call-bar button")
+    || $("#status");
+  if (target) target.focus({ preventScroll: true });
 }
 
 // The score as matchsticks in boxes of five; a target of whole boxes in two halves
@@ -352,19 +575,34 @@ function drawScore(obs) {
     row.innerHTML = `<span class="name"></span><span class="points"></span>`;
     row.querySelector(".name").textContent = side(team);
     row.querySelector(".points").textContent = `${obs.score[team]}/${target}`;
-    for (const [from, to, name] of halves) {
+    const sticks = document.createElement("span");
+    sticks.className = "sticks";
+    sticks.setAttribute("aria-hidden", "true");
+    for (const [from, to, part] of halves) {
       const half = document.createElement("span");
-      half.className = `half ${name}`;
-      if (name) half.title = name;
+      half.className = `half ${part}`;
+      if (part) {
+        const cap = document.createElement("small");
+        cap.className = "cap";
+        cap.textContent = `${part} ${from}–${to}`;
+        half.append(cap);
+      }
       for (let p = from; p <= to; p++) {
         const stick = document.createElement("span");
         stick.className = `stick${p <= obs.score[team] ? " lit" : ""}${(p - from) % BOX === BOX - 1 ? " fifth" : ""}`;
         half.append(stick);
       }
-      row.append(half);
+      sticks.append(half);
     }
+    row.append(sticks);
     box.append(row);
   }
+}
+
+function drawTurned(obs) {
+  const turned = $("#turned");
+  turned.hidden = !obs.turned;
+  turned.querySelector(".slot").replaceChildren(...(obs.turned ? [cardFace(obs.turned)] : []));
 }
 
 function position(seat, players) {
@@ -380,15 +618,19 @@ function drawSeats(obs) {
     el.className = `seat pos-${obs.players}-${position(seat, obs.players)}`;
     el.dataset.seat = String(seat);
     if (obs.to_act === seat) el.classList.add("to-act");
-    const name = document.createElement("div");
-    name.className = "who";
+    const nameEl = document.createElement("div");
+    nameEl.className = "who";
     const { bot, claimed } = seatOf(seat);
-    const kind = bot ? ` · ${bot}` : claimed ? "" : " · invited, not yet here";
-    name.textContent = `${who(seat)}${kind}${seat === obs.dealer ? " · deals" : ""}${seat === obs.mano ? " · leads" : ""}`;
+    const partner = board.game.team_of[seat] === board.game.team_of[board.seat];
+    nameEl.textContent = `Seat ${seat}`;
+    const tags = [partner ? "partner" : "", bot ? bot : claimed ? "" : "invited", seat === obs.dealer ? "deals" : "", seat === obs.mano ? "leads" : ""].filter(Boolean);
+    const tag = document.createElement("div");
+    tag.className = "tags";
+    tag.textContent = tags.join(" · ");
     const cards = document.createElement("div");
     cards.className = "cards";
     for (let k = 0; k < obs.hand_sizes[seat]; k++) cards.append(cardBack());
-    el.append(name, cards);
+    el.append(nameEl, tag, cards);
     box.append(el);
   }
 }
@@ -397,26 +639,33 @@ function seatOf(seat) {
   return board.view.seats.find((x) => x.seat === seat) || { bot: null, claimed: true };
 }
 
-// The trick being played; between tricks, the last one played, shown as done.
-function shownTrick(obs) {
-  if (obs.table.length === obs.trick) return { cards: obs.table[obs.table.length - 1], done: false };
-  return { cards: obs.table.length ? obs.table[obs.table.length - 1] : [], done: true };
+// The trick on the table as the seat's view has it: the one being played, or, between
+// tricks, the last one of the hand, done.
+function tableTrick(obs) {
+  if (obs.table.length && obs.table.length === obs.trick) return { cards: obs.table[obs.table.length - 1], done: false, win: null };
+  return { cards: [], done: false, win: null };
 }
 
-function drawTrick(obs) {
-  const turned = $("#turned");
-  turned.hidden = !obs.turned;
-  turned.querySelector(".slot").replaceChildren(...(obs.turned ? [cardFace(obs.turned)] : []));
+function drawTrick() {
+  const obs = board.view.observation;
   const box = $("#trick");
   box.replaceChildren();
-  const { cards, done } = shownTrick(obs);
+  const { cards, done, win } = board.shown;
   box.classList.toggle("done", done);
+  box.dataset.cards = String(cards.length);
+  if (board.shown.finished) box.dataset.finished = board.shown.finished;       // hand.trick, for tests
+  else delete box.dataset.finished;
+  box.classList.toggle("tie", Boolean(board.shown.finished) && win === null);
   for (const played of cards) {
     const el = document.createElement("div");
     el.className = `played pos-${obs.players}-${position(played.seat, obs.players)}`;
     el.dataset.seat = String(played.seat);
-    el.append(played.card ? cardFace(played.card) : cardBack());
+    el.append(played.card && !(played.covered && played.seat !== board.seat) ? cardFace(played.card) : cardBack());
     if (played.covered) el.classList.add("covered");
+    if (win !== null && played.seat === win) {
+      el.classList.add("winner");
+      el.setAttribute("aria-label", `${who(played.seat)} wins the trick`);
+    }
     box.append(el);
   }
 }
@@ -436,6 +685,26 @@ function drawStrip(obs) {
   }
 }
 
+function cardButton(action, content, text) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "card";
+  const words = document.createElement("span");
+  words.className = "visually-hidden";
+  words.textContent = text;
+  content.removeAttribute("role");
+  content.removeAttribute("aria-label");
+  button.append(content, words);
+  if (action) {
+    button.classList.add("playable");
+    button.dataset.action = action;
+    button.addEventListener("click", () => act(action));
+  } else {
+    button.disabled = true;
+  }
+  return button;
+}
+
 function drawHand(obs) {
   const box = $("#hand");
   box.replaceChildren();
@@ -446,43 +715,42 @@ function drawHand(obs) {
   if (!canCover) setFaceDown(false);
   const down = faceDown.getAttribute("aria-pressed") === "true";
   if (obs.hand === null) {                  // a blind hand: play by position
-    obs.legal.filter((a) => a.startsWith("play @")).forEach((action) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "card playable";
-      button.dataset.action = action;
-      button.setAttribute("aria-label", `card ${action.slice(6)}`);
-      button.append(cardBack());
-      button.addEventListener("click", () => act(action));
+    obs.legal.filter((a) => a.startsWith("play @")).forEach((action, k) => {
+      const button = cardButton(action, cardBack(), `card ${action.slice(6)} (key ${k + 1})`);
+      button.dataset.key = String(k + 1);
       box.append(button);
     });
   } else {
-    for (const card of obs.hand) {
+    const order = (board.game.order || {})[obs.turned ?? ""] || {};
+    obs.hand.forEach((card, k) => {
       const action = `${down ? "cover" : "play"} ${card}`;
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "card";
-      button.append(cardFace(card));
-      button.setAttribute("aria-label", card);
-      if (legal.has(action)) {
-        button.classList.add("playable");
-        button.dataset.action = action;
-        button.addEventListener("click", () => act(action));
-      } else {
-        button.disabled = true;
+      const wrap = document.createElement("div");
+      wrap.className = "in-hand";
+      const place = order[card];
+      const button = cardButton(legal.has(action) ? action : null, cardFace(card),
+        `${cardName(card)}${place ? `, rank ${place}` : ""}${legal.has(action) ? ` (key ${k + 1})` : ""}`);
+      button.dataset.key = String(k + 1);
+      wrap.append(button);
+      if (place !== undefined) {
+        const rank = document.createElement("span");
+        rank.className = "rank";
+        rank.dataset.rank = String(place);
+        rank.textContent = String(place);
+        rank.title = "its place in the trick order, 1 the highest";
+        wrap.append(rank);
       }
-      box.append(button);
-    }
+      box.append(wrap);
+    });
   }
   const points = $("#points");
   points.replaceChildren();
   const first = board.game.contests[0];
   const shown = Object.entries(obs.values).filter(([, v]) => v !== null);
-  for (const [name, value] of shown) {
+  for (const [valueName, value] of shown) {
     const el = document.createElement("span");
     el.className = "value";
-    el.dataset.value = name;
-    el.textContent = first && name === first.value ? `Points ${value}` : `${label(name)} ${value}`;
+    el.dataset.value = valueName;
+    el.textContent = first && valueName === first.value ? `Points ${value}` : `${name(valueName, "values")} ${value}`;
     points.append(el);
   }
 }
@@ -494,12 +762,26 @@ function setFaceDown(on) {
 function drawCalls(obs) {
   const bar = $("#call-bar");
   bar.replaceChildren();
-  for (const action of obs.legal.filter(isCall)) {
+  board.foldArmed = false;
+  const used = new Set(["q"]);
+  const calls = obs.legal.filter(isCall);
+  const keyed = calls.map((action) => {
+    const verb = action.split(" ")[0];
+    let key = KEYS[verb];
+    if (!key) key = [...name(verb).toLowerCase()].find((ch) => /[a-z]/.test(ch) && !used.has(ch) && !Object.values(KEYS).includes(ch));
+    if (key) used.add(key);
+    return [action, key];
+  });
+  for (const [action, key] of keyed) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = `call verb-${action.split(" ")[0]}`;
     button.dataset.action = action;
     button.textContent = label(action);
+    if (key) {
+      button.dataset.key = key;
+      button.setAttribute("aria-keyshortcuts", key);
+    }
     button.addEventListener("click", () => act(action));
     bar.append(button);
   }
@@ -509,15 +791,101 @@ function drawStatus(obs) {
   let text = "";
   if (obs.match_over) text = "The match is over.";
   else if (obs.count) {
-    const said = obs.count.announced.map((a) => `${who(a.seat)} ${a.value === null ? ANSWERS.good.toLowerCase() : a.value}`);
-    text = `Counting ${label(obs.count.contest).toLowerCase()}: ${said.join(", ") || "nobody has spoken"}; ${who(obs.count.next)} to speak.`;
+    const said = obs.count.announced.map((a) => `${who(a.seat)} ${a.value === null ? name("good").toLowerCase() : a.value}`);
+    text = `Counting ${name(obs.count.contest)}: ${said.join(", ") || "nobody has spoken"}; ${who(obs.count.next)} to speak.`;
   } else if (obs.pending) {
-    text = `${who(obs.pending.by)} called ${label(obs.pending.call)}; ${who(obs.pending.answerer)} to answer.`;
+    text = `${who(obs.pending.by)} called ${name(obs.pending.call)}; ${who(obs.pending.answerer)} to answer.`;
   } else if (obs.to_act !== null) {
     text = obs.to_act === board.seat ? "Your turn." : `${who(obs.to_act)} to play.`;
   }
   $("#status").textContent = `${text} Hand ${obs.hand_number}, worth ${obs.hand_worth}.`;
 }
+
+// -- acting ------------------------------------------------------------------------------
+
+// While an action is on its way, or the events before it are still being shown, the board
+// takes no other: a double click sends one request.
+function lock() {
+  const locked = board.busy || board.playing;
+  $("#board").classList.toggle("locked", locked);
+  document.querySelectorAll("#hand button, #call-bar button, #signal-send").forEach((b) => {
+    b.setAttribute("aria-disabled", locked ? "true" : "false");
+  });
+}
+
+async function act(action) {
+  if (board.busy || board.playing || !board.view) return;
+  if (action === "fold" && !board.foldArmed) {          // Fold asks once more
+    board.foldArmed = true;
+    const button = document.querySelector('#call-bar [data-action="fold"]');
+    if (button) button.textContent = "Fold: press again to leave the hand";
+    return;
+  }
+  showError("");
+  board.busy = true;
+  lock();
+  try {
+    board.latest = await api(`matches/${board.match}/actions`, {
+      method: "POST", body: JSON.stringify({ action, version: board.view.version }),
+    });
+    // The stream brings the events and this view; without it, the answer is drawn.
+    const version = board.latest.version;
+    setTimeout(() => {
+      if (!board.playing && board.view.version < version) render(board.latest);
+    }, 3000);
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    board.busy = false;
+    lock();
+  }
+}
+
+function showError(text) {
+  $("#error").textContent = text;
+}
+
+// Señas, where the spec has them: sent at any moment of a live hand, seen as the spec says.
+function drawSignals() {
+  const signals = board.game.signals;
+  const box = $("#signals");
+  box.hidden = !signals;
+  if (!signals) return;
+  const select = $("#signal");
+  select.replaceChildren(...signals.names.map((n) => new Option(n.replaceAll("_", " "), n)));
+  $("#signal-to").textContent = signals.to === "partners" ? "Seen by your partners only." : "Seen by the whole table.";
+}
+
+async function signal() {
+  const signals = board.game.signals;
+  try {
+    await api(`matches/${board.match}/actions`, {
+      method: "POST", body: JSON.stringify({ action: `${signals.verb} ${$("#signal").value}` }),
+    });
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// Keys: 1–9 play the cards in hand, a letter presses the call marked with it, Escape
+// disarms Fold.
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || $("#board").hidden) return;
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if (event.key === "Escape" && board.foldArmed) {
+    drawCalls(board.view.observation);
+    return;
+  }
+  const key = event.key.toLowerCase();
+  const button = /^[1-9]$/.test(key)
+    ? document.querySelector(`#hand button.playable[data-key="${key}"]`)
+    : document.querySelector(`#call-bar button[data-key="${CSS.escape(key)}"]`);
+  if (!button) return;
+  event.preventDefault();
+  button.focus();
+  button.click();
+});
 
 // -- start -------------------------------------------------------------------------------
 
@@ -527,9 +895,34 @@ $("#face-down").addEventListener("click", () => {
 });
 $("#replay").addEventListener("click", async () => {
   const log = await api(`matches/${board.match}/log`);
-  $("#replay-log").textContent = JSON.stringify({ ...log, events: `${log.events.length} events` }, null, 2);
-  $("#replay-log").hidden = false;
+  const box = $("#replay-log");
+  box.replaceChildren();
+  const facts = document.createElement("dl");
+  for (const [term, value] of [["Rules", `${log.spec} ${JSON.stringify(log.options)}`], ["Seed", log.seed],
+    ["Salt", log.salt], ["Commitment", log.commitment], ["Final score", log.score.join("–")]]) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = String(value);
+    facts.append(dt, dd);
+  }
+  const moves = document.createElement("ol");
+  for (const a of log.actions) {
+    const li = document.createElement("li");
+    li.textContent = `${who(a.seat)}: ${a.action}`;
+    moves.append(li);
+  }
+  const file = document.createElement("a");
+  file.href = URL.createObjectURL(new Blob([JSON.stringify(log, null, 2)], { type: "application/json" }));
+  file.download = `match-${board.match}.json`;
+  file.textContent = "Download the log (JSON)";
+  file.className = "button-link";
+  box.dataset.seed = String(log.seed);
+  box.dataset.actions = String(log.actions.length);
+  box.append(facts, file, moves);
+  box.hidden = false;
 });
+$("#signal-send").addEventListener("click", signal);
 
 function route() {
   const fragment = new URLSearchParams(location.hash.slice(1));
