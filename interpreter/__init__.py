@@ -6,8 +6,9 @@
     >>> state.current_player()
     0
 """
+from rulespec.errors import IllegalAction, TrucoError
+
 from interpreter.engine.game import Deal, Game, load_game
 from interpreter.engine.state import State
-from rulespec.errors import IllegalAction, TrucoError
 
 __all__ = ["Deal", "Game", "IllegalAction", "State", "TrucoError", "load_game"]

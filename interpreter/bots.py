@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from typing import Any, Callable, Iterator, Mapping, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State, turns

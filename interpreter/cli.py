@@ -6,8 +6,8 @@ import importlib
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -15,7 +15,6 @@ from rich.markup import escape
 from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 
 from interpreter.engine.game import parse_options
-
 
 # Modules that add their own subcommands: each has `add_parser(subparsers)` which registers
 # a parser whose `run(args, console) -> int` default does the work.

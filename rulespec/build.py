@@ -8,15 +8,39 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from rulespec import dsl, formula
 from rulespec.errors import Diagnostic, Loc, SpecError
 from rulespec.ir import (
-    CARD_VERBS, COMMON_VERBS, Annulment, Cited, Contest, ContestCall, Count, Deck, Fold, Formula, HandValue, Match, OptionDecl,
-    OptionValue, Outcome, Ranking, Span, SpecialHand, Spec, StakeCall, Stakes, Table, Tricks,
-    Signals, Trumps, Unraised,
+    CARD_VERBS,
+    COMMON_VERBS,
+    Annulment,
+    Cited,
+    Contest,
+    ContestCall,
+    Count,
+    Deck,
+    Fold,
+    Formula,
+    HandValue,
+    Match,
+    OptionDecl,
+    OptionValue,
+    Outcome,
+    Ranking,
+    Signals,
+    Span,
+    Spec,
+    SpecialHand,
+    StakeCall,
+    Stakes,
+    Table,
+    Tricks,
+    Trumps,
+    Unraised,
 )
 from rulespec.yamlload import Located, format_path
 
@@ -145,7 +169,8 @@ class Builder:
         """Calls, annulments and the signal verb name actions, so each name is one action's;
         an alias that takes such a name would hide the action."""
         taken = {v: "the verb" for v in COMMON_VERBS + CARD_VERBS}
-        named: list[tuple[Path, str]] = [(("stakes", "calls", n), "the call") for n in self.get(("stakes", "calls")) or {}]
+        named: list[tuple[Path, str]] = [(("stakes", "calls", n), "the call")
+                                         for n in self.get(("stakes", "calls")) or {}]
         for name, node in (self.get(("contests",)) or {}).items():
             named += [(("contests", name, "calls", n), "the call") for n in (node.get("calls") or {})]
         named += [(("annul", n), "the annulment") for n in self.get(("annul",)) or {}]

@@ -12,7 +12,8 @@ import difflib
 import functools
 import itertools
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from rulespec import dsl, formula
 from rulespec.errors import Diagnostic, Severity, SpecError

@@ -7,15 +7,15 @@ friendlier hint for the mistakes people actually make (see :data:`MISTAKES`).
 from __future__ import annotations
 
 import functools
-
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Callable, Iterator, Union, cast
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.tree import Meta
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.tree import Meta
 
 from .errors import Diagnostic, Loc, SpecError
 
@@ -74,13 +74,13 @@ class Name:
 @dataclass(frozen=True)
 class Call:
     name: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     offset: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
 class ListLit:
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     offset: int = field(default=0, compare=False)
 
 
@@ -89,7 +89,7 @@ class Unary:
     """``-`` or ``not``; the offset is the operator's."""
 
     op: str
-    operand: "Expr"
+    operand: Expr
     offset: int = field(default=0, compare=False)
 
 
@@ -98,16 +98,16 @@ class Binary:
     """``or and == != < <= > >= in, not in + - * // %``; the offset is the operator's."""
 
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     offset: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
 class IfElse:
-    cond: "Expr"
-    then: "Expr"
-    other: "Expr"
+    cond: Expr
+    then: Expr
+    other: Expr
     offset: int = field(default=0, compare=False)
 
 
@@ -473,7 +473,7 @@ def _parse(text: str, start: str, locate: Locate, path: str) -> Tree[Token]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _parsed(text: str, start: str) -> Tree:
+def _parsed(text: str, start: str) -> Tree[Token]:
     """The parse tree of a text (never changed by its readers): every option combination of
     a spec, and every re-check of an edited one, parses the same formulas again."""
     return _PARSER.parse(text, start=start)

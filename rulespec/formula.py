@@ -8,11 +8,26 @@ from __future__ import annotations
 
 import difflib
 import operator
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
-from .dsl import (Binary, Bool, Call, Expr, IfElse, ListLit, Locate, Name, Num, Str, Unary,
-                  parse_value, show_position, unparse)
+from .dsl import (
+    Binary,
+    Bool,
+    Call,
+    Expr,
+    IfElse,
+    ListLit,
+    Locate,
+    Name,
+    Num,
+    Str,
+    Unary,
+    parse_value,
+    show_position,
+    unparse,
+)
 from .errors import Diagnostic, SpecError
 
 Getter = Callable[[Any], Any]

@@ -6,8 +6,9 @@ into the YAML. The interpreter sees nothing but these classes.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from rulespec.dsl import Expr
 from rulespec.errors import Loc

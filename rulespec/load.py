@@ -4,10 +4,11 @@ from __future__ import annotations
 import difflib
 import functools
 import itertools
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from rulespec import dsl, formula, schema
 from rulespec.blame import relocate_all
@@ -17,6 +18,7 @@ from rulespec.ir import OptionDecl, OptionValue, Spec
 from rulespec.merge import extend, merge, subtree
 from rulespec.typecheck import check_types
 from rulespec.yamlload import Located, format_path, load_yaml, load_yaml_file
+
 
 def bundled_dir() -> Path:
     """The folder of the specs shipped with the package."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import difflib
 import functools
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from rulespec import dsl
 from rulespec.dsl import Binary, Bool, Call, Expr, IfElse, ListLit, Name, Num, Str, Unary
 from rulespec.errors import Diagnostic, SpecError
 from rulespec.ir import OptionDecl
-from rulespec.vocabulary import (FUNCTIONS, NAMES, SCOPE_WORDS, SITE_SCOPES, SITE_WORDS, Site, Type, scope_of,
-                                 site_of)
+from rulespec.vocabulary import FUNCTIONS, NAMES, SCOPE_WORDS, SITE_SCOPES, SITE_WORDS, Site, Type, scope_of, site_of
 from rulespec.yamlload import Located, NodePath, format_path
 
 OPTION_TYPES = {"int": Type.NUMBER, "bool": Type.CONDITION, "string": Type.TEXT}
@@ -91,9 +91,10 @@ class _Check:
             types = [self.infer(item) for item in node.items]
             if None in types:
                 return None
-            for item, got in zip(node.items[1:], types[1:]):
-                if got is not types[0]:
-                    self.error(item, f"a list holds one type: the first item is {types[0].described}, "
+            first = types[0]
+            for item, got in zip(node.items[1:], types[1:], strict=False):
+                if got is not first and first is not None and got is not None:
+                    self.error(item, f"a list holds one type: the first item is {first.described}, "
                                      f"this one {got.described}")
                     return None
             return Type.LIST

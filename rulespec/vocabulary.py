@@ -154,7 +154,8 @@ SITE_WORDS = {"options": "decided from the table options alone", "cards": "over 
               "hand": "decided once per hand, before any card is played", "trick": "at a seat's moment of play",
               "worth": "a contest call's worth, counted when the chain is paid",
               "contest": "paying a contest's chain",
-              "settled": "paying the declarations nobody raised, for a team (no seat is speaking)", "count": "in a contest's count"}
+              "settled": "paying the declarations nobody raised, for a team (no seat is speaking)",
+              "count": "in a contest's count"}
 
 
 @dataclass(frozen=True)

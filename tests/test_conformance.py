@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.designer.replay import CaseResult, InvalidCase, run_file
 from rulespec.yamlload import load_yaml_file
+
+from interpreter.designer.replay import CaseResult, InvalidCase, run_file
 
 ROOT = Path(__file__).parent / "conformance"
 FILES = sorted(ROOT.rglob("*.yaml"))

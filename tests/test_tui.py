@@ -4,11 +4,9 @@ nothing of the other seats' hands."""
 from __future__ import annotations
 
 import io
-
 import itertools
 
 import pytest
-
 from rich.console import Console
 
 from interpreter import Deal, load_game

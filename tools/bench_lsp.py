@@ -12,8 +12,9 @@ import argparse
 import statistics
 import time
 
-from interpreter.designer.lsp.analysis import analyze
 from rulespec.load import bundled_dir, bundled_names
+
+from interpreter.designer.lsp.analysis import analyze
 
 
 def measure(name: str, repeat: int) -> tuple[float, float, float, int]:

@@ -36,7 +36,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
 from urllib.error import URLError
 from urllib.parse import urlsplit
 from urllib.request import urlopen
@@ -190,10 +189,12 @@ async def run_load(urls: list[str], matches: int, spec: str, options: dict[str, 
     tally = Tally()
     servers = [(where.hostname or "127.0.0.1", where.port or 80) for where in map(urlsplit, urls)]
     start = time.perf_counter()
-    await asyncio.gather(*(play_match(servers, tally, spec, options, seed, max_actions, sticky) for seed in range(matches)))
+    await asyncio.gather(*(play_match(servers, tally, spec, options, seed, max_actions, sticky)
+                           for seed in range(matches)))
     elapsed = time.perf_counter() - start
     times = sorted(tally.latencies) or [0.0]
-    return {"matches": matches, "servers": len(urls), "sticky": sticky, "spec": spec, "options": options, "seconds": round(elapsed, 2),
+    return {"matches": matches, "servers": len(urls), "sticky": sticky, "spec": spec, "options": options,
+            "seconds": round(elapsed, 2),
             "actions": tally.actions, "requests": tally.requests,
             "actions_per_second": round(tally.actions / elapsed, 1),
             "requests_per_second": round(tally.requests / elapsed, 1),
@@ -237,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sticky", action="store_true",
                     help="send every request of a match to one server (default: each to the next server)")
     ap.add_argument("--db", default=None,
-                    help="their store: a path, a postgresql:// URL, or temp-postgres (default: a temporary SQLite file)")
+                    help="their store: a path, a postgresql:// URL, or temp-postgres "
+                         "(default: a temporary SQLite file)")
     ap.add_argument("--max-actions", type=int, default=10_000, help="stop a match after this many actions")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     args = ap.parse_args(argv)
@@ -271,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(f"{report['servers']} server(s) on {report['store']}: {report['matches']} concurrent matches of {report['spec']} {report['options']}: "
+        print(f"{report['servers']} server(s) on {report['store']}: {report['matches']} concurrent matches of "
+              f"{report['spec']} {report['options']}: "
               f"{report['actions']} actions in {report['seconds']} s = {report['actions_per_second']} actions/s "
               f"({report['requests_per_second']} requests/s), action latency p50 {report['p50_ms']} ms, "
               f"p99 {report['p99_ms']} ms; errors {report['errors']}, "

@@ -14,8 +14,8 @@ import io
 import pstats
 import sys
 
-from interpreter.measure.bench import Interpreter, precompute
 from interpreter.engine.game import load_game
+from interpreter.measure.bench import Interpreter, precompute
 
 
 def main() -> int:

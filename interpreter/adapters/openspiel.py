@@ -68,10 +68,10 @@ class SpecGame(pyspiel.Game):
                                 max_game_length=MAX_GAME_LENGTH)
         super().__init__(_GAME_TYPE, info, params)
 
-    def new_initial_state(self) -> "SpecState":
+    def new_initial_state(self) -> SpecState:
         return SpecState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "SpecObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SpecObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return SpecObserver(self, perfect_recall)
 
@@ -84,7 +84,7 @@ class _Box:
         self.game = game
         self.match = match
 
-    def __deepcopy__(self, memo: dict) -> "_Box":
+    def __deepcopy__(self, memo: dict) -> _Box:
         return _Box(self.game, None if self.match is None else self.match.clone())
 
 

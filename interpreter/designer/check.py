@@ -13,9 +13,10 @@ import itertools
 import json
 import math
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import yaml
 from rich.console import Console
@@ -26,12 +27,12 @@ from rulespec.checks import check_source, check_spec
 from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound, TrucoError
 from rulespec.ir import OptionDecl, OptionValue, Span
 from rulespec.load import SpecSource, open_spec
-from rulespec.resolved import merge_findings, render, base_of
+from rulespec.resolved import base_of, merge_findings, render
 from rulespec.yamlload import Located
 
 from interpreter.designer.explore import Exploration, Violation, Witness, explore
-from interpreter.engine.game import Game
 from interpreter.designer.payoffs import Payoffs, payoffs, show
+from interpreter.engine.game import Game
 
 ALL_UP_TO = 64
 """Every combination of options is checked up to this many; beyond, every pair of values."""
@@ -479,7 +480,8 @@ def print_report(report: Report, console: Console) -> None:
         console.print(f"  exhaustive pass: {report.states} states, {report.transitions} transitions; {bound}; "
                       f"the match can end from each of {report.scores} scores; {report.exploring:.2f} s",
                       soft_wrap=True, highlight=False)
-        console.print(f"  deals explored (chosen deals, not every deal): {'; '.join(report.deals)}", soft_wrap=True, highlight=False)
+        console.print(f"  deals explored (chosen deals, not every deal): {'; '.join(report.deals)}",
+                      soft_wrap=True, highlight=False)
         for combo in report.covered:
             changed = {k: v for k, v in combo.items() if report.covered[0].get(k) != v}
             console.print(f"  explored: {_options_text(changed) if changed else 'the default options'}",

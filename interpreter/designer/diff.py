@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -19,9 +20,9 @@ from rich.markup import escape
 from rulespec.ir import Formula, Spec
 from rulespec.load import open_spec
 
-from interpreter.engine.game import Game
 from interpreter.designer.payoffs import Payoffs, payoffs, show
 from interpreter.designer.rulebook import chain_words, effective, outcome_words, said
+from interpreter.engine.game import Game
 
 
 def _value(v: Any) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from rulespec import dsl
-from rulespec.errors import OptionError, TrucoError
+from rulespec.errors import Loc, OptionError, TrucoError
 from rulespec.ir import Formula, Span
 
 from interpreter.engine.game import Game, load_game, parse_options
@@ -33,8 +33,10 @@ def evaluate(game: Game, formula: str, hand: list[str], turned: str | None = Non
         if len(codes) != game.hand_size:
             raise OptionError(f"a hand holds {game.hand_size} cards, not {len(codes)}")
         return game.values[formula](tuple(codes), turned_code)
-    expr = dsl.parse_expr(formula, lambda offset: None, path="$eval")
-    f = Formula(expr, formula, Span(None, "$eval"), lambda offset: None)
+    def nowhere(offset: int) -> Loc:
+        return Loc("<command line>", 1, offset + 1)
+    expr = dsl.parse_expr(formula, nowhere, path="$eval")
+    f = Formula(expr, formula, Span(None, "$eval"), nowhere)
     try:
         fn = hand_formula(game.spec, game.cards, game.views, f)
     except (KeyError, TrucoError) as err:

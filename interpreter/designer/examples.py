@@ -10,16 +10,17 @@ and the conformance suite cannot disagree.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import yaml
 
 from interpreter.designer.explore import canonical, sample_deals
-from interpreter.engine.game import Deal, Game
 from interpreter.designer.payoffs import Payoffs
 from interpreter.designer.replay import deal_case
+from interpreter.engine.game import Deal, Game
 from interpreter.engine.state import State
 
 MAX_STEPS = 80
@@ -77,19 +78,19 @@ def play(game: Game, deal: Deal, actions: Sequence[str], score: Sequence[int] | 
     st = game.new_match(seed=0, deals=[deal], score=list(score) if score else None)
     done: list[str] = []
     for step in actions:
-        seat, action = step.split(" ", 1)
+        who, action = step.split(" ", 1)
         try:
-            st.apply(action, seat=int(seat))
+            st.apply(action, seat=int(who))
         except Exception:
             return None
         done.append(step)
     while finish and not st.hand_over and len(done) < MAX_STEPS:
-        seat = st.current_player()
-        action = _choose(st)
-        if seat is None or action is None:
+        to_act = st.current_player()
+        chosen = _choose(st)
+        if to_act is None or chosen is None:
             return None
-        st.apply(action, seat=seat)
-        done.append(f"{seat} {action}")
+        st.apply(chosen, seat=to_act)
+        done.append(f"{to_act} {chosen}")
     if finish and not st.hand_over:
         return None
     return st, done

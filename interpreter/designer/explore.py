@@ -13,16 +13,17 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, Callable, Iterator, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from rulespec.dsl import calls_used, names_used
 from rulespec.errors import IllegalAction, TrucoError
 from rulespec.ir import Formula, Span, Spec
 
+from interpreter.designer.replay import deal_case
 from interpreter.engine.context import Ctx
 from interpreter.engine.game import Deal, Game
-from interpreter.designer.replay import deal_case
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
 from interpreter.engine.state import State
 

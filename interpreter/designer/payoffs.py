@@ -7,15 +7,23 @@ engine does, not a second reading of the spec's formulas.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping
 
 from rulespec.dsl import names_used
-from rulespec.errors import SpecError, IllegalAction, TrucoError
+from rulespec.errors import IllegalAction, SpecError, TrucoError
 from rulespec.ir import Contest, ContestCall, Formula, Span
 
-from interpreter.designer.explore import (SCORE_NAMES, Keys, Violation, Witness, canonical, fork, repeats_past,
-                                          sample_deals)
+from interpreter.designer.explore import (
+    SCORE_NAMES,
+    Keys,
+    Violation,
+    Witness,
+    canonical,
+    fork,
+    repeats_past,
+    sample_deals,
+)
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.records import ACTIVE, CLOSED
 from interpreter.engine.state import State

@@ -11,7 +11,7 @@ so any formula the language can write has a reading.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from rulespec import dsl
 
@@ -49,9 +49,9 @@ class Prose:
                 return entry.yes
             return self.cat("cmp.!=", a=self._name_noun(e.dotted), b="0")
         if isinstance(e, dsl.Call):
-            entry = self.cat.function(e.name)
-            if entry is not None and entry.clause:
-                return entry.yes.format(**self._args(e.args))
+            fn = self.cat.function(e.name)
+            if fn is not None and fn.clause:
+                return fn.yes.format(**self._args(e.args))
             return self.cat("cmp.!=", a=self.amount(e), b="0")
         if isinstance(e, dsl.Unary) and e.op == "not":
             return self.negate(e.operand)
@@ -78,9 +78,9 @@ class Prose:
                 return entry.no
             return self.cat("cmp.==", a=self._name_noun(e.dotted), b="0")
         if isinstance(e, dsl.Call):
-            entry = self.cat.function(e.name)
-            if entry is not None and entry.clause:
-                return entry.no.format(**self._args(e.args))
+            fn = self.cat.function(e.name)
+            if fn is not None and fn.clause:
+                return fn.no.format(**self._args(e.args))
             return self.cat("cmp.==", a=self.amount(e), b="0")
         if isinstance(e, dsl.Unary) and e.op == "not":
             return self.cond(e.operand)
@@ -138,13 +138,13 @@ class Prose:
             entry = self.cat.name(e.dotted)
             return entry.yes if entry.clause else self._name_noun(e.dotted)
         if isinstance(e, dsl.Call):
-            entry = self.cat.function(e.name)
-            if entry is None:
+            fn = self.cat.function(e.name)
+            if fn is None:
                 args = self._join([self.amount(a) for a in e.args], "and")
                 return self.cat("func.unknown", name=self.said(e.name), args=args)
             if e.name in ("max", "min") and len(e.args) != 1:
-                return entry.yes.format(x=self._join([self.amount(a) for a in e.args], "and"))
-            return entry.yes.format(**self._args(e.args))
+                return fn.yes.format(x=self._join([self.amount(a) for a in e.args], "and"))
+            return fn.yes.format(**self._args(e.args))
         if isinstance(e, dsl.ListLit):
             return self._join([self.amount(i) for i in e.items], "and")
         if isinstance(e, dsl.Unary):

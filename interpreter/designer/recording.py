@@ -8,8 +8,8 @@ from typing import Any
 
 import yaml
 
-from interpreter.engine.game import Deal, Game
 from interpreter.designer.replay import deal_case
+from interpreter.engine.game import Deal
 from interpreter.engine.state import State
 
 
@@ -19,7 +19,7 @@ class Recorder:
 
     def __init__(self, state: State) -> None:
         self.state = state
-        self.game: Game = state.game
+        self.game = state.game
         self.start_score = list(state.score)
         self.dealer: int | None = None
         self.deals: list[Deal] = []

@@ -6,9 +6,10 @@ its first mismatch, reported with the step, what was expected and what happened.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from rulespec.errors import IllegalAction, OptionError, SpecError, SpecNotFound, TrucoError
 from rulespec.yamlload import Located, load_yaml_file

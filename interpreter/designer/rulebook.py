@@ -15,8 +15,9 @@ import html
 import operator
 import random
 import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 
@@ -739,7 +740,7 @@ def _text(v: object) -> str:
 
 
 def _variant(book: Book, option: str, value: object) -> Game:
-    chosen = dict(book.spec.chosen)
+    chosen: dict[str, object] = dict(book.spec.chosen)
     chosen[option] = value
     return _game_under(_spec_ref(book.game), _key(tuple(chosen.items())))
 
@@ -912,8 +913,8 @@ def _glossary(book: Book) -> Iterator[Block]:
     for word, verb in spec.verbs:
         aliases.setdefault(verb, []).append(said(word))
     rows: list[tuple[str, str, str]] = []
-    for i, c in enumerate(spec.stakes.calls):
-        rows.append((said(c.name), t("glossary.stake", n=i + 1), ", ".join(aliases.get(c.name, []))))
+    for i, step in enumerate(spec.stakes.calls):
+        rows.append((said(step.name), t("glossary.stake", n=i + 1), ", ".join(aliases.get(step.name, []))))
     seen: set[str] = set()
     contests = list(spec.contests) + [c for _, _, g in _switched(book) for c in g.spec.contests]
     for c in contests:

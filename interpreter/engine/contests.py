@@ -6,7 +6,7 @@ seat order from the mano, payoffs computed by the spec's formulas.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from interpreter.engine.context import Ctx, Pay
 from interpreter.engine.match import Match

@@ -6,8 +6,9 @@ spec language offers them. Nothing here knows a variant.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from rulespec.formula import Env, FunctionSpec, option_constants
 from rulespec.ir import OptionValue

@@ -1,7 +1,8 @@
 """A compiled game: one spec under one choice of table options, ready to start matches."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rulespec.blame import relocate_all
 from rulespec.errors import OptionError, SpecError

@@ -9,8 +9,9 @@ whether JSON stores it as it is (`plain`): `serial.py` reads its field lists fro
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from interpreter.engine.records import Action, ContestState, Count, Deal, Pending
 

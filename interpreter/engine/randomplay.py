@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from rulespec.errors import IllegalAction
 
-from interpreter.engine.state import turns
 from interpreter.engine.game import Game
-from interpreter.engine.state import State
+from interpreter.engine.state import State, turns
 from interpreter.engine.views import visible_events
 
 

@@ -3,8 +3,8 @@ queries about a match that need them (which seat holds a value, may declare or a
 count). `game.Game` adds starting a match; the play modules are functions of a `Match` and these."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from rulespec.errors import Diagnostic, SpecError
 from rulespec.formula import compile_expr

@@ -6,7 +6,8 @@ import array
 import base64
 import copy
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from interpreter.engine.match import LIST, LISTS, RECORD, SET, Match, names
 from interpreter.engine.records import ContestState, Count, Deal, Pending

@@ -9,7 +9,8 @@ contests, counts, tricks and the formulas the spec compiled into closures.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from rulespec.errors import IllegalAction
 from rulespec.ir import CARD_VERBS, COMMON_VERBS

@@ -4,7 +4,8 @@ and the trick-outcome table. Built once per compiled game so play never walks th
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rulespec.errors import Diagnostic, SpecError
 from rulespec.formula import Env, FunctionSpec, compile_expr, option_constants

@@ -11,9 +11,10 @@ import argparse
 import itertools
 import json
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table

@@ -14,8 +14,9 @@ import json
 import random
 import time
 import tracemalloc
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from rich.console import Console
 from rich.table import Table
@@ -25,7 +26,7 @@ from rulespec.errors import SpecError, TrucoError
 from rulespec.load import SpecSource, find_spec, load_tree, open_spec
 from rulespec.schema import validate
 
-from interpreter.engine.game import parse_options, Game, load_game
+from interpreter.engine.game import Game, load_game, parse_options
 from interpreter.engine.state import State
 
 # CPU seconds of this process: a machine busy with other work slows neither engine's figures.
@@ -44,7 +45,7 @@ class Play:
     actions: int = 0
     seconds: float = 0.0
 
-    def add(self, other: "Play") -> None:
+    def add(self, other: Play) -> None:
         self.matches += other.matches
         self.hands += other.hands
         self.actions += other.actions

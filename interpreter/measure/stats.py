@@ -53,7 +53,7 @@ class Moments:
         self.total += x * times
         self.squares += x * x * times
 
-    def merge(self, other: "Moments") -> None:
+    def merge(self, other: Moments) -> None:
         self.n += other.n
         self.total += other.total
         self.squares += other.squares

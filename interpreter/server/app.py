@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import AsyncIterator, Mapping, Sequence
 from importlib import resources
-from typing import Any, AsyncIterator, Mapping, Sequence
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException

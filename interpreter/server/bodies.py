@@ -7,7 +7,8 @@ without asking, but not JSON, so this keeps other sites from acting through a br
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from interpreter.server.errors import ApiError
 

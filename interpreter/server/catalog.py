@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Mapping, Sequence
+from typing import Any
 
+from rulespec.dsl import Num
 from rulespec.errors import OptionError, SpecError, SpecNotFound
 from rulespec.ir import COMMON_VERBS
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.engine.game import Game
 from interpreter.server.errors import ApiError
-
 
 _Key = tuple[str, tuple[tuple[str, Any], ...]]          # a spec's name and its chosen option values
 
@@ -108,8 +109,8 @@ def _worths(game: Game) -> dict[str, int]:
     """What each truco call makes the hand worth, where the spec says it with a number."""
     out = {}
     for call in game.spec.stakes.calls:
-        expr = getattr(call.worth, "expr", None)
-        if type(expr).__name__ == "Num":
+        expr = call.worth.expr
+        if isinstance(expr, Num):
             out[call.name] = int(expr.value)
     return out
 

@@ -31,20 +31,21 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rulespec.errors import IllegalAction
 
 from interpreter.bots import BOTS
 from interpreter.engine.game import Game
+from interpreter.engine.state import State
+from interpreter.engine.views import visible_events
 from interpreter.server.catalog import Catalog, game_info
 from interpreter.server.errors import ApiError
 from interpreter.server.ratelimit import RateLimit, SharedRateLimit
 from interpreter.server.security import commitment, new_code, new_match_id, new_salt, new_token, token_hash
 from interpreter.server.settings import Limits
 from interpreter.server.store import Conflict, MatchRecord, Store
-from interpreter.engine.state import State
-from interpreter.engine.views import visible_events
 
 MAX_BOT_ACTIONS = 100_000      # one request never plays more than this many bot actions
 RETRIES = 8                    # conditional writes lost to other processes before answering 503

@@ -7,7 +7,8 @@ route is described and every described path is routed.
 from __future__ import annotations
 
 import copy
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 

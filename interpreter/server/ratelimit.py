@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from interpreter.server.errors import ApiError
 

@@ -17,7 +17,6 @@ import secrets
 
 from interpreter.server.errors import ApiError
 
-
 TOKEN_BYTES = 24          # 192 random bits: unguessable
 MATCH_ID_BYTES = 16       # ids need not be secret, but are not guessable either
 

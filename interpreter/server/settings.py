@@ -8,8 +8,8 @@ serve` changes them with `--allow-host`, `--allow-origin`, `--client-seeds` and
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -44,7 +44,7 @@ class Limits:
     def names(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls)]
 
-    def with_text(self, pairs: list[str]) -> "Limits":
+    def with_text(self, pairs: list[str]) -> Limits:
         """These limits with `NAME=VALUE` pairs applied; ValueError names a bad one."""
         changes: dict[str, Any] = {}
         kinds = {f.name: f.type for f in dataclasses.fields(self)}

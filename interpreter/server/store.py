@@ -30,9 +30,10 @@ import math
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -248,12 +249,15 @@ class SqliteStore(Store):
     def close(self) -> None:
         self.db.close()
 
+    def _run(self, sql: str, args: tuple = ()) -> int:
+        return int(self.db.execute(sql, args).rowcount)
+
     @contextmanager
     def _tx(self) -> Iterator[Callable[[str, tuple], int]]:
         """BEGIN IMMEDIATE … COMMIT, or ROLLBACK when the block raises."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            yield lambda sql, args=(): self.db.execute(sql, args).rowcount
+            yield self._run
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -300,10 +304,13 @@ class PostgresStore(Store):
     def _sql(sql: str) -> str:
         return sql.replace("?", "%s")
 
+    def _run(self, sql: str, args: tuple = ()) -> int:
+        return int(self.db.execute(self._sql(sql), args).rowcount)
+
     @contextmanager
     def _tx(self) -> Iterator[Callable[[str, tuple], int]]:
         with self.db.transaction():
-            yield lambda sql, args=(): self.db.execute(self._sql(sql), args).rowcount
+            yield self._run
 
     def _one(self, sql: str, args: tuple = ()) -> tuple | None:
         return self.db.execute(self._sql(sql), args).fetchone()

@@ -69,7 +69,7 @@ async def _hello(ws: WebSocket, book: MatchBook, settings: Settings) -> tuple[Ma
     limits = settings.limits
     try:
         message = await asyncio.wait_for(ws.receive(), limits.hello_seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise ApiError(400, "no_hello", "send {\"token\": ..., \"since\": 0} first") from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))

@@ -1,15 +1,15 @@
 """A readable transcript of a bots' match, printed with rich as the events happen."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 from rich.rule import Rule
 
 from interpreter.bots import BOTS
-from interpreter.engine.state import turns
 from interpreter.engine.game import Game
-from interpreter.engine.state import State
+from interpreter.engine.state import State, turns
 
 
 def describe(event: dict[str, Any], game: Game) -> str | None:
@@ -81,8 +81,8 @@ def play_match(game: Game, seed: int | None, console: Console, max_hands: int | 
             if "except" in event:
                 continue
             if event["type"] == "hand_over":
-                for line in revealed(state):
-                    console.print(line, highlight=False)
+                for shown_line in revealed(state):
+                    console.print(shown_line, highlight=False)
             line = describe(event, game)
             if line:
                 console.print(line, highlight=False)

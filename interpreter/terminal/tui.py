@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import difflib
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -17,9 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.bots import Bot
-from interpreter.engine.state import turns
 from interpreter.engine.game import Deal, Game
-from interpreter.engine.state import State
+from interpreter.engine.state import State, turns
 
 QUIT = ("q", "quit", "exit")
 ANSWERS = {"accept": "accept", "decline": "decline", "fold": "fold", "announce": "announce",

@@ -10,9 +10,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import interpreter.adapters.openspiel as module  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots  # noqa: E402
+
 from rulespec.load import bundled_names, open_spec  # noqa: E402
+
+import interpreter.adapters.openspiel as module  # noqa: E402
 
 
 def _short(spec: str) -> str:

@@ -12,11 +12,12 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
 
+from rulespec.load import bundled_names  # noqa: E402
+
 import interpreter.adapters.pettingzoo as module  # noqa: E402
 from interpreter import Deal, load_game  # noqa: E402
 from interpreter.adapters.encoding import Encoder  # noqa: E402
 from interpreter.adapters.pettingzoo import env  # noqa: E402
-from rulespec.load import bundled_names  # noqa: E402
 
 
 def test_the_module_examples_run() -> None:

@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from interpreter.designer.check import Report, combinations, diagnose, pairwise
-from interpreter.cli import main
 from rulespec.load import bundled_names, open_spec
+
+from interpreter.cli import main
+from interpreter.designer.check import Report, combinations, diagnose, pairwise
 
 SPECS = bundled_names()
 

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.designer.check import diagnose
-from interpreter.cli import main
 from rulespec.errors import SpecError
 from rulespec.load import open_spec
 from rulespec.yamlload import load_yaml_file
+
+from interpreter.cli import main
+from interpreter.designer.check import diagnose
 
 CORPUS = Path(__file__).resolve().parents[1] / "specs_invalid"
 EXPECTED: dict = load_yaml_file(CORPUS / "expected.yaml").data

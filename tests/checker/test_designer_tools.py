@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from interpreter.cli import main
-from interpreter.engine.game import load_game
 from interpreter.designer.recording import Recorder
 from interpreter.designer.replay import run_file
+from interpreter.engine.game import load_game
 from interpreter.terminal.transcript import revealed
 
 

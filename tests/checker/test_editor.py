@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from interpreter.cli import main
 from rulespec.schema import SCHEMA, partial_schema
 from rulespec.yamlload import load_yaml_file
+
+from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "rulespec" / "spec.schema.json"

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from rulespec.load import open_spec
+
 from interpreter.designer.check import diagnose, write_cases
 from interpreter.designer.explore import Keys, canonical, explore, fork, sample_deals
-from interpreter.engine.game import load_game
 from interpreter.designer.replay import replay
+from interpreter.engine.game import load_game
 from interpreter.engine.state import State
-from rulespec.load import open_spec
 
 CORPUS = Path(__file__).resolve().parents[1] / "specs_invalid"
 

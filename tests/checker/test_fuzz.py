@@ -13,8 +13,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.cli import main
 from rulespec.load import find_spec
+
+from interpreter.cli import main
 
 SPECS = ["teg", "reglamento", "paulista", "uruguayo"]
 PROSE = {"source", "note", "doc", "title", "name"}

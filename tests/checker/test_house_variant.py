@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from interpreter.designer.check import diagnose
-from interpreter.engine.game import load_game
-from interpreter.designer.rulebook import render
 from rulespec.yamlload import load_yaml
+
+from interpreter.designer.check import diagnose
+from interpreter.designer.rulebook import render
+from interpreter.engine.game import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "house-variant.md"

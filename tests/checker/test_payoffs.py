@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from interpreter.engine.game import load_game
 from interpreter.designer.payoffs import payoffs, show
 from interpreter.designer.rulebook import render
+from interpreter.engine.game import load_game
 
 
 def rows(name: str, **options: object) -> dict[tuple[str, ...], tuple[str, str]]:

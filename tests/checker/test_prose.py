@@ -6,13 +6,14 @@ import re
 
 import pytest
 
-from interpreter.engine.context import PLAY_NAMES, play_env
-from interpreter.engine.game import load_game
-from interpreter.designer.prose import Prose
-from interpreter.designer.rulebook_i18n import LANGUAGES, catalog
-from interpreter.engine.tables import _hand_env
 from rulespec import dsl
 from rulespec.formula import BUILTINS
+
+from interpreter.designer.prose import Prose
+from interpreter.designer.rulebook_i18n import LANGUAGES, catalog
+from interpreter.engine.context import PLAY_NAMES, play_env
+from interpreter.engine.game import load_game
+from interpreter.engine.tables import _hand_env
 
 
 def parse(text: str) -> dsl.Expr:

@@ -10,8 +10,8 @@ import pytest
 
 from rulespec.load import open_spec
 
-from interpreter.designer.check import diagnose
 from interpreter.cli import main
+from interpreter.designer.check import diagnose
 
 
 def variant(tmp_path: Path, body: str) -> Path:

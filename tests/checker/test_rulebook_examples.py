@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rulespec.load import bundled_names
+
 from interpreter.cli import main
-from interpreter.engine.game import load_game
 from interpreter.designer.replay import run_file
 from interpreter.designer.rulebook import render, worked_cases
-from rulespec.load import bundled_names
+from interpreter.engine.game import load_game
 
 SPECS = bundled_names()
 KEPT = Path(__file__).parents[1] / "conformance" / "examples"

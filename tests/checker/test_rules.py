@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from rulespec.load import bundled_names
+
 from interpreter.cli import main
 from interpreter.designer.rulebook import plain, render
 from interpreter.engine.game import load_game
-from rulespec.load import bundled_names
 
 SPECS = bundled_names()
 

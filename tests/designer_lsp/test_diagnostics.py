@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from rulespec.load import bundled_dir, bundled_names
+
 from interpreter.designer.check import BUILD, LOAD, STATIC, diagnose
 from interpreter.designer.lsp.analysis import analyze
-from rulespec.load import bundled_dir, bundled_names
 
 ROOT = Path(__file__).resolve().parents[2]
 INVALID = ROOT / "tests" / "specs_invalid"

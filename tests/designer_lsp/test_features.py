@@ -5,11 +5,12 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
+from rulespec.load import bundled_dir
+from rulespec.vocabulary import NAMES, Scope
+
 from interpreter.designer.lsp import features
 from interpreter.designer.lsp.analysis import analyze
 from interpreter.designer.lsp.server import to_lsp
-from rulespec.load import bundled_dir
-from rulespec.vocabulary import NAMES, Scope
 
 TEG = bundled_dir() / "teg.yaml"
 PAULISTA = bundled_dir() / "paulista.yaml"
@@ -122,7 +123,7 @@ def test_replace_fix_where_a_base_entries_survive(tmp_path):
     [edit] = fix.edit.changes[path.as_uri()]
     new = text.split("\n")[4][:edit.range.start.character] + edit.new_text
     assert new == "  outcome: !replace"
-    fixed = "\n".join(new if i == 4 else l for i, l in enumerate(text.split("\n")))
+    fixed = "\n".join(new if i == 4 else line for i, line in enumerate(text.split("\n")))
     assert not any("!replace" in f.diagnostic.message for f in analyze(path, fixed).findings)
 
 

@@ -20,12 +20,13 @@ from typing import Any
 
 import pytest
 
-from interpreter import Deal, load_game
-from interpreter.engine.game import Game
-from interpreter.engine import contests, legal, rules, state
-from interpreter.engine.state import State
 from rulespec.load import bundled_names, open_spec
 from tests.conftest import ALL_OPTION_SETS
+
+from interpreter import Deal, load_game
+from interpreter.engine import contests, legal, rules, state
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
 
 SEEDS = range(12)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import ALL_OPTION_SETS
+
 from interpreter.engine.game import load_game
 from interpreter.engine.randomplay import random_match
-from tests.conftest import ALL_OPTION_SETS
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

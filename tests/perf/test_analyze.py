@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.measure.analyze import analyze, pair_counts
 from interpreter.cli import main
 from interpreter.engine.game import load_game
+from interpreter.measure.analyze import analyze, pair_counts
 
 ARGENTINE = ("teg", "board", "reglamento")      # the specs whose rulebooks have the 40-card envido and flor
 

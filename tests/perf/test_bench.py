@@ -6,12 +6,23 @@ import random
 
 import pytest
 
-from interpreter.measure.bench import (Interpreter, Pytruco, _nearest, _pick, bench, bytes_per_state, load_times,
-                               measure, peer_available, timed)
-from interpreter.cli import main
-from interpreter.engine.game import load_game
 from rulespec.errors import TrucoError
 from rulespec.load import bundled_names
+
+from interpreter.cli import main
+from interpreter.engine.game import load_game
+from interpreter.measure.bench import (
+    Interpreter,
+    Pytruco,
+    _nearest,
+    _pick,
+    bench,
+    bytes_per_state,
+    load_times,
+    measure,
+    peer_available,
+    timed,
+)
 
 
 def test_random_play_counts_every_deal_and_action() -> None:

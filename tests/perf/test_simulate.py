@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from rulespec.errors import TrucoError
+
 from interpreter.cli import main
 from interpreter.engine.game import Deal, load_game
 from interpreter.measure.simulate import HAND, Tally, bot_factories, chunks, report, simulate, write_outputs
-from rulespec.errors import TrucoError
 
 
 def _without_workers(r: dict) -> dict:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.engine.game import load_game
 from rulespec.errors import Diagnostic, SpecError, SpecNotFound
 from rulespec.load import bundled_names, find_spec, load_spec, open_spec
+
+from interpreter.cli import main
+from interpreter.engine.game import load_game
 
 BAD = Path(__file__).resolve().parent.parent / "specs_bad"
 

@@ -3,9 +3,27 @@ from __future__ import annotations
 
 import pytest
 
-from rulespec.dsl import (MISTAKES, Binary, Bool, Call, IfElse, ListLit, Name, Num, RankItem,
-                          Ranking, Str, Unary, calls_used, names_used, parse_expr, parse_outcome,
-                          parse_ranking, parse_value, unparse)
+from rulespec.dsl import (
+    MISTAKES,
+    Binary,
+    Bool,
+    Call,
+    IfElse,
+    ListLit,
+    Name,
+    Num,
+    Ranking,
+    RankItem,
+    Str,
+    Unary,
+    calls_used,
+    names_used,
+    parse_expr,
+    parse_outcome,
+    parse_ranking,
+    parse_value,
+    unparse,
+)
 from rulespec.errors import Loc, SpecError
 
 PARSERS = {"ranking": parse_ranking, "expr": parse_expr, "outcome": parse_outcome}

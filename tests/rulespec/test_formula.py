@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from rulespec.dsl import Binary, IfElse, Name, Num, Unary, parse_expr, unparse
 from rulespec.errors import Loc, SpecError
-from rulespec.formula import (VARIADIC, Compiled, Env, FunctionSpec, compile_expr,
-                              compile_formula)
+from rulespec.formula import VARIADIC, Compiled, Env, FunctionSpec, compile_expr, compile_formula
 
 
 def locate(offset: int) -> Loc:

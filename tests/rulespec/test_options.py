@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine.game import load_game
 from rulespec.errors import OptionError, SpecError
 from rulespec.load import load_spec, open_spec
+
+from interpreter.engine.game import load_game
 
 
 def write(tmp_path: Path, options: str) -> Path:

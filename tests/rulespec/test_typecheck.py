@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine.context import PLAY_NAMES, play_env
-from interpreter.engine.tables import Cards, _hand_env
 from rulespec.errors import SpecError
 from rulespec.ir import Cited, Deck, Span
 from rulespec.load import load_spec, open_spec
 from rulespec.vocabulary import FUNCTIONS, NAMES, SITES, Scope, markdown, with_reference
+
+from interpreter.engine.context import PLAY_NAMES, play_env
+from interpreter.engine.tables import Cards, _hand_env
 
 ROOT = Path(__file__).resolve().parents[2]
 

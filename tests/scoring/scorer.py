@@ -13,8 +13,8 @@ Seeds: 000 'Reglamento' (reglamento), 001 Vanikar (vanikar), 002 'Reglas del tru
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 # -- card order ----------------------------------------------------------------------------------
 
@@ -232,7 +232,7 @@ class Hand:
         return seat % 2
 
     def now(self) -> list[int]:
-        return [s + p for s, p in zip(self.score, self.paid)]
+        return [s + p for s, p in zip(self.score, self.paid, strict=False)]
 
     def over(self) -> bool:
         # 000: "Une équipe qui atteint 30 grâce à l'envido gagne immédiatement"; 004: "The match ends as

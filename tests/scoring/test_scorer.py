@@ -13,9 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.engine.game import Deal, load_game
 from rulespec.load import open_spec
 from tests.scoring.scorer import KNOWN_OPTIONS, Hand, score_hand, table_for
+
+from interpreter.engine.game import Deal, load_game
 
 SPECS = sorted(KNOWN_OPTIONS)
 TABLES = [(spec, n) for spec in SPECS for n in open_spec(spec).option("players").values]
@@ -75,13 +76,13 @@ def _check_log(state, events: list[dict], before: list[int]) -> None:
         assert e["type"] in EVENT_KEYS and EVENT_KEYS[e["type"]] <= set(e), e
         if e["type"] == "score":
             paid[e["team"]] += e["points"]
-            assert e["score"] == [b + p for b, p in zip(before, paid)], e
+            assert e["score"] == [b + p for b, p in zip(before, paid, strict=False)], e
         if e["type"] == "contest_won":
             assert e["team"] == e["seat"] % 2, e
         if e["type"] in ("accepted", "declined"):
             assert e["call"] in made, e
     if not any(e["type"] == "forbidden" for e in events):      # paulista's lost match scores no event
-        assert paid == [a - b for a, b in zip(state.score, before)], (paid, state.score, before)
+        assert paid == [a - b for a, b in zip(state.score, before, strict=False)], (paid, state.score, before)
     if state.match_over:
         ends = [e for e in events if e["type"] == "match_over"]
         assert len(ends) == 1 and ends[0]["winner"] == state.winner and ends[0]["score"] == state.score
@@ -99,7 +100,7 @@ def _play(spec: str, options: dict, seed: int, score: tuple[int, int]) -> None:
         while not state.hand_over:
             state.apply(_choose(rng, state.legal_actions()))
         events = state.events[start:]
-        engine = [a - b for a, b in zip(state.score, before)]
+        engine = [a - b for a, b in zip(state.score, before, strict=False)]
         mine = score_hand(Hand(table, events[0]["mano"], before), events)
         assert engine == mine, (
             f"{spec} {options}, seed {seed}, hand {events[0]['hand']} from {before}: engine paid {engine}, "

@@ -7,14 +7,15 @@ tests send thousands); tests/server/test_limits.py checks the default limits.
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
 
-from interpreter.server.app import create_app
 from tests.server.helpers import TEST_SETTINGS
 from tests.server.postgres import Cluster, bindir
+
+from interpreter.server.app import create_app
 
 
 @pytest.fixture

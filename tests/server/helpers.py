@@ -8,11 +8,11 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx2
-
 from starlette.testclient import TestClient
 
 from interpreter import load_game

@@ -4,17 +4,18 @@ runs against both stores, SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.testclient import TestClient
+
+from rulespec.load import bundled_names, open_spec
+from tests.server.helpers import TEST_SETTINGS, auth, create
 
 from interpreter import load_game
-from interpreter.server.openapi import document
-from rulespec.load import bundled_names, open_spec
 from interpreter.server.app import create_app
-from tests.server.helpers import TEST_SETTINGS, auth, create
-from starlette.testclient import TestClient
+from interpreter.server.openapi import document
 
 
 @pytest.fixture

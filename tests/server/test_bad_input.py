@@ -7,9 +7,10 @@ import asyncio
 import httpx2
 import pytest
 
+from tests.server.helpers import TEST_SETTINGS, auth, create
+
 from interpreter.server.app import create_app
 from interpreter.server.matches import MatchBook
-from tests.server.helpers import TEST_SETTINGS, auth, create
 
 
 def _snapshot(client, made) -> list[dict]:

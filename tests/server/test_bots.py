@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from rulespec.load import bundled_names
+
 from interpreter import Deal, load_game
 from interpreter.bots import BOTS, HeuristicBot, RandomBot, play_out
-from rulespec.load import bundled_names
 
 STRONG = ("1e", "1b", "7e")           # the three best cards of the Argentine order
 WEAK = ("4c", "5o", "6e")             # among the worst: no two of a suit, low values

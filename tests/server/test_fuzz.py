@@ -16,8 +16,9 @@ import schemathesis
 from schemathesis.specs.openapi.checks import ignored_auth, missing_required_header, positive_data_acceptance
 from starlette.testclient import TestClient
 
-from interpreter.server.app import create_app
 from tests.server.helpers import TEST_SETTINGS, auth, create
+
+from interpreter.server.app import create_app
 
 APP = create_app(":memory:", settings=TEST_SETTINGS)
 _SETUP = TestClient(APP)                  # no lifespan: its end would close the store

@@ -18,9 +18,10 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.server.helpers import auth, claim_all
+
 from interpreter.server.app import create_app
 from interpreter.server.settings import Limits, Settings
-from tests.server.helpers import auth, claim_all
 
 HOST = "http://127.0.0.1"
 WS = "ws://127.0.0.1"

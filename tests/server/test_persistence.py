@@ -13,9 +13,10 @@ import httpx2
 import pytest
 from starlette.testclient import TestClient
 
+from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Server, auth, claim_all
+
 from interpreter import load_game
 from interpreter.server.app import create_app
-from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Server, auth, claim_all
 
 MATCHES = [("teg", {"players": 2, "target": 15}, {}), ("paulista", {}, {"1": "heuristic", "3": "random"}),
            ("board", {"players": 4, "target": 15}, {"2": "heuristic"}), ("uruguayo", {"target": 20}, {})]

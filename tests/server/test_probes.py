@@ -10,7 +10,8 @@ import json
 import os
 import socket
 import stat
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx2
 import pytest

@@ -9,17 +9,19 @@ import json
 import random
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx2
 import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
+from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Knowledge, Server, auth, claim_all
+
 from interpreter import load_game
 from interpreter.engine.views import visible_events
 from interpreter.server.app import create_app
-from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Knowledge, Server, auth, claim_all
 
 
 @pytest.fixture

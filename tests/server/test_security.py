@@ -11,9 +11,10 @@ import secrets
 
 import pytest
 
-from interpreter import load_game
 from rulespec.load import bundled_names, open_spec
 from tests.server.helpers import Knowledge, auth, create
+
+from interpreter import load_game
 
 ENDPOINTS = ["", "/view", "/legal", "/log"]
 

@@ -18,10 +18,11 @@ from pytruco.pdt.envite import EstadoEnvite
 from pytruco.pdt.equipo import Equipo
 from pytruco.pdt.partida import Partida
 
-from interpreter.engine.game import Deal, Game, load_game
-from interpreter.engine.state import State
 from tests.uruguayo.oracle import PYTRUCO_SPEC
 from tests.uruguayo.pytruco_cards import carta, pytruco_name
+
+from interpreter.engine.game import Deal, Game, load_game
+from interpreter.engine.state import State
 
 # the spec's verbs and pytruco's words for them (Partida.parse_jugada)
 VERBS = {"truco": "truco", "retruco": "re-truco", "vale_cuatro": "vale-4", "envido": "envido",

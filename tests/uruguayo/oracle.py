@@ -10,15 +10,16 @@ cards that answer those facts from the cache.
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
 from pytruco.pdt.carta import Carta
 from pytruco.pdt.equipo import Equipo
 from pytruco.pdt.jugador import Jugador
 from pytruco.pdt.manojo import Manojo
 
-from interpreter.engine.game import Game, load_game
 from tests.uruguayo.pytruco_cards import carta
+
+from interpreter.engine.game import Game, load_game
 
 # the bundled spec that selects every pytruco reading where it departs from the rulebooks
 # (docs/uruguayo.md): pieza_pair_envido=pair, plain_flor=cards among the hand values

@@ -24,12 +24,13 @@ import pytest
 from pytruco.pdt.equipo import Equipo
 from pytruco.pdt.partida import Partida
 
-from interpreter import Deal, load_game
 from rulespec.load import open_spec
 from rulespec.yamlload import load_yaml_file
 from tests.uruguayo.differential import VERBS
 from tests.uruguayo.oracle import PYTRUCO_SPEC
 from tests.uruguayo.pytruco_cards import carta, pytruco_name
+
+from interpreter import Deal, load_game
 
 CONFORMANCE = Path(__file__).parents[1] / "conformance"
 ROOTS = (CONFORMANCE / "uruguayo", CONFORMANCE / PYTRUCO_SPEC)

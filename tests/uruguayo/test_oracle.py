@@ -19,8 +19,9 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
-from interpreter.engine.game import load_game
 from tests.uruguayo.oracle import ORDER_FREE_FLOR_KINDS, check_muestras, envido_order_dependence, reglamento_departures
+
+from interpreter.engine.game import load_game
 
 CARDS = 40
 WORKERS = max(2, min(4, os.cpu_count() or 1))

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine.game import load_game
-from interpreter.designer.rulebook import render
 from rulespec.load import bundled_names
+
+from interpreter.designer.rulebook import render
+from interpreter.engine.game import load_game
 
 SPECS = bundled_names()
 A4_TEXT_WIDTH = 680          # px at 96 dpi: 210 mm less the stylesheet's 16 mm margins

@@ -17,7 +17,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from interpreter.designer.check import Report, diagnose_source
 from rulespec import schema
 from rulespec.blame import relocate_all
 from rulespec.build import build_options
@@ -26,6 +25,8 @@ from rulespec.ir import OptionDecl, Spec
 from rulespec.load import SpecSource, find_spec, load_tree
 from rulespec.typecheck import check_types
 from rulespec.yamlload import Located, load_yaml
+
+from interpreter.designer.check import Report, diagnose_source
 
 STAGE_CODES = ("load", "static", "build", "payoff", "explore")
 """The checker's stages (check.LOAD ... check.EXPLORE), as diagnostic codes."""

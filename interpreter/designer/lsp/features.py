@@ -13,8 +13,6 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from interpreter.designer.lsp.analysis import WORD, Analysis, value_at, word_at
-from interpreter.designer.lsp.context import Context, context_at
 from rulespec.blame import parse_path
 from rulespec.errors import TrucoError
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
@@ -29,6 +27,9 @@ from rulespec.vocabulary import (
     site_of,
 )
 from rulespec.yamlload import Located
+
+from interpreter.designer.lsp.analysis import WORD, Analysis, value_at, word_at
+from interpreter.designer.lsp.context import Context, context_at
 
 ENGINE_ERRORS = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
 """What compiling or playing a spec the checker would reject may raise (as in check.py)."""
@@ -510,7 +511,7 @@ def _source_stub(a: Analysis, uri: str, line: int) -> lsp.CodeAction | None:
     if ctx.key is None:
         return None
     target = ctx.path + (ctx.key,)
-    pattern_ok = any(len(p) == len(ctx.path) and all(x in ("*", y) for x, y in zip(p, ctx.path))
+    pattern_ok = any(len(p) == len(ctx.path) and all(x in ("*", y) for x, y in zip(p, ctx.path, strict=False))
                      for p in ENTRY_MAPS)
     node = value_at(a.own.data, target)
     if not pattern_ok or not isinstance(node, dict) or "source" in node:

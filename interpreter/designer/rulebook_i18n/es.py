@@ -305,7 +305,8 @@ MESSAGES.update({
     'example.covers': 'juega {card} tapada',
     'example.result': 'Resultado: la mano terminó; el tanteador queda {a} a {b}.',
     'example.result.match': 'Resultado: el equipo {team} gana el partido, {a} a {b}.',
-    'example.order': 'La batería de casos verifica el orden fila por fila: {beats}, …; y las cartas de una misma fila empardan.',
+    'example.order': ('La batería de casos verifica el orden fila por fila: {beats}, …; '
+                      'y las cartas de una misma fila empardan.'),
     'example.beats': '{a} le gana a {b}',
     'example.value': '{name} de {hand}: {value}',
     'example.values.checked': 'La batería de casos de conformidad verifica cada fila de esta tabla.',

@@ -304,7 +304,8 @@ MESSAGES.update({
     'example.covers': 'joue {card} face cachée',
     'example.result': 'Résultat : la donne est finie ; le score est de {a} à {b}.',
     'example.result.match': "Résultat : l'équipe {team} gagne la partie, {a} à {b}.",
-    'example.order': "Les cas de conformité vérifient l'ordre ligne par ligne : {beats}, … ; et les cartes d'une même ligne sont égales.",
+    'example.order': ("Les cas de conformité vérifient l'ordre ligne par ligne : {beats}, … ; "
+                      "et les cartes d'une même ligne sont égales."),
     'example.beats': '{a} bat {b}',
     'example.value': '{name} de {hand} : {value}',
     'example.values.checked': 'Les cas de conformité vérifient chaque ligne de ce tableau.',

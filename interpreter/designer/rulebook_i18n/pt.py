@@ -202,7 +202,8 @@ MESSAGES = {
     "stakes.accepted": "Aceito, a mão vale",
     "stakes.declined": "Recusado, quem pediu marca",
     "contest.window": "Pode-se abrir quando {cond}.",
-    "contest.interrupt": "Também se pode pedir em resposta a um pedido de aumento, e resolve-se primeiro, quando {cond}.",
+    "contest.interrupt": ("Também se pode pedir em resposta a um pedido de aumento, e resolve-se primeiro, "
+                          "quando {cond}."),
     "contest.compulsory": "É obrigatório: o jogador que o tem anuncia-o antes de fazer qualquer outra coisa na mão.",
     "contest.only": "Este artigo só se aplica com a opção de mesa {option}.",
     "contest.cancels": "Abri-lo anula os pedidos de {names} ainda não marcados.",
@@ -300,7 +301,8 @@ MESSAGES.update({
     'example.covers': 'joga {card} coberta',
     'example.result': 'Resultado: a mão terminou; o placar fica {a} a {b}.',
     'example.result.match': 'Resultado: a dupla {team} ganha a partida, {a} a {b}.',
-    'example.order': 'Os casos de conformidade verificam a ordem linha por linha: {beats}, …; e as cartas da mesma linha empatam.',
+    'example.order': ('Os casos de conformidade verificam a ordem linha por linha: {beats}, …; '
+                      'e as cartas da mesma linha empatam.'),
     'example.beats': '{a} ganha de {b}',
     'example.value': '{name} de {hand}: {value}',
     'example.values.checked': 'Os casos de conformidade verificam cada linha desta tabela.',
