@@ -95,7 +95,7 @@ _SCHEMAS: dict[str, Any] = {
                        "actions": {"type": "array", "items": {"type": "string"},
                                    "description": "every action; its index is its stable integer id"},
                        "worths": {"type": "object", "additionalProperties": {"type": "integer"},
-                                  "description": "what each truco call makes the hand worth, where a number"},
+                                  "description": "what each stake call makes the hand worth, where a number"},
                        "order": {"type": "object", "description": "turned card (\"\" for none) to each card's "
                                  "place in the trick order, 1 the highest"},
                        "signals": {"type": ["object", "null"], "description": "the spec's free signals: verb, "

@@ -52,6 +52,9 @@ ALLOWED_IN = {
     "replay.py": {"vira", "envido_of", "flor_of"},
     # the rulebook's worked examples are written as case files, with the same `vira:` key
     "examples.py": {"vira"},
+    # the language server names the project: the command `truco lsp`, its extra, its server name
+    "designer/lsp/__init__.py": {"truco"},
+    "designer/lsp/server.py": {"truco"},
 }
 
 
@@ -138,7 +141,8 @@ def _string_value(literal: str) -> str | None:
 
 
 def findings(path: Path, names: dict[str, set[str]]) -> list[str]:
-    allowed = ALLOWED_EVERYWHERE | ALLOWED_IN.get(path.name, set())
+    relative = path.relative_to(INTERPRETER).as_posix() if path.is_relative_to(INTERPRETER) else path.name
+    allowed = ALLOWED_EVERYWHERE | ALLOWED_IN.get(path.name, set()) | ALLOWED_IN.get(relative, set())
     defined = {w.lower(): kind for kind in ("stake call", "contest", "contest call", "value", "option", "verb")
                for w in names[kind]}
     cards = names["card"]          # case matters: the card `As` is not the word "as"

@@ -14,7 +14,11 @@ from tests.interpreter.test_no_variant_names import CONTRACT, VOCABULARY, findin
 
 INTERPRETER = Path(__file__).resolve().parents[2] / "interpreter"
 PYTHON = sorted(p for folder in scan.FRONTENDS for p in (INTERPRETER / folder).rglob("*.py"))
-WEB = sorted((INTERPRETER / "server" / "web").glob("*.*"))
+# cards.js is artwork: how the suits of the two decks the boards draw look (issue: "card faces
+# drawn in SVG (Spanish suits; French suits for the French-deck specs)"); its suits are keyed by
+# the spec's suit letters and its numbers are drawing coordinates, so it names no rule.
+ARTWORK = {"cards.js"}
+WEB = sorted(p for p in (INTERPRETER / "server" / "web").glob("*.*") if p.name not in ARTWORK)
 
 # The project's own name, where a convention asks for a name (as the scan allows `truco`
 # in cli.py, the command's name):

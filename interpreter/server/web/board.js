@@ -1,3 +1,4 @@
+const { SUITS, faceSvg, suitMark } = window.cardArt;   // the card artwork, loaded before this module
 // The web board: any spec's match, seen from one seat, driven only by the public API.
 // Nothing here knows a variant: calls, cards and values come from the server's game
 // description and the seat's view.
@@ -14,10 +15,6 @@ const KEEPALIVE_MS = 60000;                  // the server closes streams silent
 const INVITED = "";                          // the value of a seat left open for an invited player
 const ANSWERS = { accept: "Accept", decline: "Decline", fold: "Fold", announce: "Announce", good: "Yours are good" };
 const KEYS = { accept: "a", decline: "d", fold: "f", announce: "n", good: "g" };
-const SUITS = {                              // how a suit letter is drawn, per deck
-  spanish: { o: ["oros", "#b7791f"], c: ["copas", "#b91c1c"], e: ["espadas", "#1d4ed8"], b: ["bastos", "#166534"] },
-  french: { d: ["diamonds", "#c0262d"], h: ["hearts", "#c0262d"], s: ["spades", "#111"], c: ["clubs", "#111"] },
-};
 
 const board = {
   match: null, seat: null, token: null, game: null, view: null, socket: null,
@@ -244,7 +241,7 @@ function waiting() {
 // A long backlog (a reload, a tab come back) is played quicker; a finished trick is held
 // its full time whatever.
 function pause(ms, held = false) {
-  const hurry = waiting() > BACKLOG && !held ? 0.15 : 1;
+  const hurry = waiting() > BACKLOG && !held ? 1 / 8 : 1;
   return sleep(ms * PACE * hurry);
 }
 
@@ -464,26 +461,6 @@ function cardName(id) {
 
 const NS = "http://www.w3.org/2000/svg";
 
-// The suit's mark, drawn in a 20×20 box.
-function suitMark(suit, kind) {
-  const [, color] = SUITS[kind][suit] || ["", "#333"];
-  const shapes = {
-    spanish: {
-      o: `<circle cx="10" cy="10" r="8" fill="${color}"/><circle cx="10" cy="10" r="5" fill="none" stroke="#fde68a" stroke-width="1.5"/>`,
-      c: `<path d="M4 3h12c0 5-2 8-5 9v3h3v2H6v-2h3v-3C6 11 4 8 4 3z" fill="${color}"/>`,
-      e: `<path d="M10 1l2 3v9h3v2h-4v4H9v-4H5v-2h3V4z" fill="${color}"/>`,
-      b: `<path d="M8 2c3-1 5 1 5 3l-1 12c0 2-3 2-3 0L7 6C6 4 6 3 8 2z" fill="${color}"/>`,
-    },
-    french: {
-      d: `<path d="M10 1l7 9-7 9-7-9z" fill="${color}"/>`,
-      h: `<path d="M10 18S2 12 2 7a4 4 0 0 1 8-1 4 4 0 0 1 8 1c0 5-8 11-8 11z" fill="${color}"/>`,
-      s: `<path d="M10 1S2 8 2 12a4 4 0 0 0 7 2l-1 5h4l-1-5a4 4 0 0 0 7-2c0-4-8-11-8-11z" fill="${color}"/>`,
-      c: `<circle cx="10" cy="6" r="4" fill="${color}"/><circle cx="5.5" cy="12" r="4" fill="${color}"/><circle cx="14.5" cy="12" r="4" fill="${color}"/><path d="M9 12h2l1 7H8z" fill="${color}"/>`,
-    },
-  };
-  return (shapes[kind] || {})[suit] || `<circle cx="10" cy="10" r="6" fill="${color}"/>`;
-}
-
 // A card face in SVG: the printed rank in two corners, the suit's mark in the middle.
 function cardFace(id) {
   const { rank, suit } = splitCard(id);
@@ -495,11 +472,7 @@ function cardFace(id) {
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(id));
   const shown = printedRank(rank);
-  el.innerHTML = `<svg xmlns="${NS}" viewBox="0 0 60 90" aria-hidden="true" focusable="false">
-    <rect x="1" y="1" width="58" height="88" rx="6" fill="#fbf8ef" stroke="#8a7f66"/>
-    <text x="6" y="18" font-size="15" font-weight="700" fill="${color}" font-family="system-ui, sans-serif"></text>
-    <text x="54" y="84" font-size="15" font-weight="700" fill="${color}" text-anchor="end" font-family="system-ui, sans-serif"></text>
-    <g transform="translate(15 30) scale(1.5)">${suitMark(suit, kind)}</g></svg>`;
+  el.innerHTML = faceSvg(NS, color, suitMark(suit, kind));
   el.querySelectorAll("text").forEach((t) => { t.textContent = shown; });
   return el;
 }
@@ -878,7 +851,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   const key = event.key.toLowerCase();
-  const button = /^[1-9]$/.test(key)
+  const button = /^\d$/.test(key) && key !== "0"
     ? document.querySelector(`#hand button.playable[data-key="${key}"]`)
     : document.querySelector(`#call-bar button[data-key="${CSS.escape(key)}"]`);
   if (!button) return;
