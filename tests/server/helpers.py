@@ -15,7 +15,7 @@ from typing import Any
 import httpx2
 from starlette.testclient import TestClient
 
-from interpreter import load_game
+from interpreter import State, load_game
 from interpreter.server.settings import LOOPBACK_HOSTS, Limits, Settings
 
 # The test client's Host is `testserver`; tests choose seeds; thousands of requests a second.
@@ -44,6 +44,17 @@ def create(client: TestClient, spec: str = "teg", options: dict | None = None, s
     r = client.post("/api/matches", json={"spec": spec, "options": options or {}, "seed": seed, "bots": bots or {}})
     assert r.status_code == 201, r.text
     return claim_all(client, r.json())
+
+
+def replay_log(log: dict[str, Any]) -> State:
+    """A match replayed in the engine from its replay log: the same seed and actions, each next
+    hand dealt as the log's match dealt it."""
+    st = load_game(log["spec"], log["options"]).new_match(seed=log["seed"])
+    for step in log["actions"]:
+        if st.hand_over:
+            st.next_hand()
+        st.apply(step["action"], step["seat"])
+    return st
 
 
 def strings(node: Any) -> Iterator[str]:

@@ -11,7 +11,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.testclient import TestClient
 
 from rulespec.load import bundled_names, open_spec
-from tests.server.helpers import TEST_SETTINGS, auth, create
+from tests.server.helpers import TEST_SETTINGS, auth, create, replay_log
 
 from interpreter import load_game
 from interpreter.server.app import create_app
@@ -99,12 +99,7 @@ def test_the_server_deals_each_next_hand_and_the_log_replays_the_match(client) -
     token = made["tokens"]["0"]
     log = client.get(f"/api/matches/{made['match']}/log", headers=auth(token)).json()
     assert len(log["actions"]) == version and log["seed"] == 21
-    game = load_game(log["spec"], log["options"])
-    st = game.new_match(seed=log["seed"])
-    for step in log["actions"]:
-        if st.hand_over:
-            st.next_hand()
-        st.apply(step["action"], step["seat"])
+    st = replay_log(log)
     assert st.match_over and st.score == log["score"] and st.winner == log["winner"]
     assert st.events == log["events"]
     assert st.hand_number > 1

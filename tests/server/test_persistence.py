@@ -13,7 +13,7 @@ import httpx2
 import pytest
 from starlette.testclient import TestClient
 
-from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Server, auth, claim_all
+from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Server, auth, claim_all, replay_log
 
 from interpreter import load_game
 from interpreter.server.app import create_app
@@ -133,11 +133,7 @@ def test_a_killed_server_resumes_every_match_and_loses_no_answered_action(server
             assert "actions" in log, log
             for at, seat, action, _ in acked[m["match"]]:
                 assert log["actions"][at] == {"seat": seat, "action": action}
-            st = load_game(log["spec"], log["options"]).new_match(seed=log["seed"])
-            for step in log["actions"]:
-                if st.hand_over:
-                    st.next_hand()
-                st.apply(step["action"], step["seat"])
+            st = replay_log(log)
             assert st.match_over and st.events == log["events"]
 
 

@@ -17,9 +17,8 @@ import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
-from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Knowledge, Server, auth, claim_all
+from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Knowledge, Server, auth, claim_all, replay_log
 
-from interpreter import load_game
 from interpreter.engine.views import visible_events
 from interpreter.server.app import create_app
 
@@ -172,11 +171,7 @@ def test_a_killed_process_leaves_its_matches_to_another_with_nothing_lost_or_dou
     assert len(answered) > 10 and len(log["actions"]) == len(answered)   # nothing lost, nothing twice
     for at, seat, action in answered:
         assert log["actions"][at] == {"seat": seat, "action": action}
-    st = load_game(log["spec"], log["options"]).new_match(seed=log["seed"])
-    for step in log["actions"]:
-        if st.hand_over:
-            st.next_hand()
-        st.apply(step["action"], step["seat"])
+    st = replay_log(log)
     assert st.match_over and st.events == log["events"]
     knowledge = Knowledge(log)
     for seat, got in streams.items():                             # each event once, in order, its own cards only
