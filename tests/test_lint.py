@@ -27,3 +27,12 @@ def test_mypy_finds_nothing() -> None:
 def test_ruff_finds_nothing() -> None:
     done = run("ruff", "check", "--no-fix", "--output-format", "concise", ".")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_typed_packages_ship_their_marker() -> None:
+    """PEP 561: a user's type checker reads our annotations only where `py.typed` is installed."""
+    import tomllib
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for package in ("rulespec", "interpreter"):
+        assert "py.typed" in data.get(package, []), package
+        assert (ROOT / package / "py.typed").is_file(), package
