@@ -75,7 +75,56 @@ def test_card_ids_of_the_deck_in_the_ranking(tmp_path):
     a, _ = _variant(tmp_path, text.replace("\"1e > \"", "\"1e > 1b > 7e > 7o > 3 > 2 > 1o = 1c > 12 > 11 > 10 > 7c = 7b > 6 > 5 > 4\""))
     a.text = text
     labels = _labels(a, text, "1e > ")
-    assert "1e" in labels and "7o" in labels and len(labels) == 40
+    assert "1e" in labels and "7o" in labels and "3" in labels      # a card, or every card of a rank
+    assert len(labels) == 40 + 10
+
+
+def test_card_ids_and_ranks_wherever_the_spec_takes_one(tmp_path):
+    text = ("extends: uruguayo\nname: house\noptions:\n  muestra:\n    values: [1e, 7o, ]\n"
+            "turned:\n  trumps:\n    kind: \n    ranks: [2, 4, ]\n    substitute: \n    suits: \"\"\n"
+            "    points:\n      \n"
+            "values:\n  x:\n    formula: \"rank_count('')\"\n"
+            "deck:\n  figures:\n    - \n")
+    a, _ = _variant(tmp_path, text)
+    ranks = {"1", "2", "3", "4", "5", "6", "7", "10", "11", "12"}
+    cards = set(_labels(a, text, "[1e, 7o, "))                     # an option whose values are cards
+    assert {"1e", "4c"} | ranks <= cards and len(cards) == 50
+    assert set(_labels(a, text, "ranks: [2, 4, ")) == ranks         # the trumps of the muestra's suit
+    assert set(_labels(a, text, "substitute: ")) == ranks
+    assert set(_labels(a, text, "rank_count('")) == ranks
+    assert set(_labels(a, text, "figures:\n    - ")) == ranks
+    assert set(_labels(a, text, "points:\n      ")) == ranks          # points are keyed by rank
+    assert set(_labels(a, text, "suits: \"")) == {"e", "b", "o", "c"}
+    assert set(_labels(a, text, "kind: ")) == {"next_rank", "same_suit"}   # an enum, no cards
+
+
+def test_hover_a_bare_rank_its_cards_under_the_ranking_and_each_turned_card(tmp_path):
+    text = TEG.read_text(encoding="utf-8")
+    line, char = _at(text, "7o > 3 >", len("7o > 3"))
+    body = features.hover(analyze(TEG, text), line, char).contents.value
+    assert "**rank 3** under the ranking: 3e 5 of 14, 3b 5 of 14, 3o 5 of 14, 3c 5 of 14" in body
+    line, char = _at(text, "worth: 3", len("worth: 3"))
+    assert "rank" not in features.hover(analyze(TEG, text), line, char).contents.value   # a number, no card
+    path = tmp_path / "house.yaml"
+    text = "extends: paulista\nname: house\nturned:\n  trumps:\n    cycle: [4, 5, 6, 7, Q, J, K, A, 2, 3]\n"
+    body = features.hover(analyze(path, text), *_at(text, "[4", 1)).contents.value
+    assert "**rank 4** under the ranking: 4d 10 of 10" in body and "| turned | 4d | 4s | 4h | 4c |" in body
+    assert "| 3d | 4 of 13 | 3 of 13 | 2 of 13 | 1 of 13 |" in body      # 3 turned: the 4s are the manilhas
+    assert "| 5d | 13 of 13 | 13 of 13 | 13 of 13 | 13 of 13 |" in body   # 5 turned: the 4s are the weakest cards
+
+
+def test_completion_in_flow_mappings_and_lists_over_several_lines(tmp_path):
+    text = ("extends: teg\nname: house\ncontests:\n  envido:\n    calls:\n"
+            "      falta_envido: {accept: total,\n        }\n"
+            "      real_envido: {max: 1,\n        after: [envido,\n          \n")
+    a, _ = _variant(tmp_path, text)
+    keys = set(_labels(a, text, "total,\n        "))
+    assert {"worth", "after", "opens"} <= keys and "accept" not in keys and "envido" not in keys
+    assert set(_labels(a, text, "[envido,\n          ")) == {"envido", "real_envido", "falta_envido"}
+    text = ("extends: teg\nname: house\nnote: >-\n  a [bracket { in prose\n"
+            "contests:\n  envido: {window: \"trick == 1\",\n    count: {tie: \n")
+    a, _ = _variant(tmp_path, text)
+    assert "nearer_lead" in _labels(a, text, "tie: ")
 
 
 def test_hover_a_dsl_name_its_type_scope_and_meaning():

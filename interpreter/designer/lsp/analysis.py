@@ -121,19 +121,15 @@ def _run(out: Analysis, reader: Reader, deep: bool) -> None:
         own = load_yaml(out.text, str(path))
     except SpecError as err:
         out.findings = [Finding(d, _code(d, "yaml")) for d in err.diagnostics]
+        if out.base is None:        # a buffer broken from its opening still completes from its base
+            m = _EXTENDS.search(out.text)
+            _load_base(out, m.group(1).strip("\"'") if m else None, reader)
         return
     out.own = own
     if not isinstance(own.data, dict):
         out.findings = [Finding(Diagnostic("error", own.loc(()), "$", "a spec must be a YAML mapping"), "schema")]
         return
-    base_name = own.data.get("extends")
-    out.base = out.base_path = None
-    if isinstance(base_name, str):
-        try:
-            out.base_path = find_spec(base_name, relative_to=path.parent)
-            out.base = load_tree(out.base_path, read=reader)
-        except (SpecNotFound, SpecError):
-            pass
+    _load_base(out, own.data.get("extends"), reader)
     try:
         tree = load_tree(path, read=reader)
     except SpecError as err:
@@ -162,6 +158,19 @@ def _run(out: Analysis, reader: Reader, deep: bool) -> None:
         out.findings = [Finding(Diagnostic("error", tree.loc(()), "$", report.unusable), "load")]
         return
     out.findings = [Finding(f.diagnostic, STAGE_CODES[f.stage]) for f in report.findings]
+
+
+_EXTENDS = re.compile(r"^extends:\s*([^\s#]+)", re.MULTILINE)
+
+
+def _load_base(out: Analysis, name: Any, reader: Reader) -> None:
+    out.base = out.base_path = None
+    if isinstance(name, str):
+        try:
+            out.base_path = find_spec(name, relative_to=out.path.parent)
+            out.base = load_tree(out.base_path, read=reader)
+        except (SpecNotFound, SpecError):
+            pass
 
 
 # -- positions ------------------------------------------------------------------------------

@@ -53,8 +53,9 @@ def _deref(node: Any) -> Any:
     return node
 
 
-def schema_at(path: tuple) -> dict[str, Any] | None:
-    """The schema of the node at `path` (a `when` entry's `set` is a partial spec)."""
+def schema_at(path: tuple, raw: bool = False) -> dict[str, Any] | None:
+    """The schema of the node at `path` (a `when` entry's `set` is a partial spec); `raw`
+    keeps its `$ref`, if it is one."""
     parts = list(path)
     if len(parts) >= 3 and parts[0] == "when" and parts[2] == "set":
         parts = parts[3:]
@@ -74,7 +75,7 @@ def schema_at(path: tuple) -> dict[str, Any] | None:
             node = node["items"]
         else:
             return None
-    node = _deref(node)
+    node = node if raw else _deref(node)
     return node if isinstance(node, dict) else None
 
 
@@ -112,9 +113,60 @@ def options_of(a: Analysis) -> dict[str, dict[str, Any]]:
 
 
 def cards_of(a: Analysis) -> tuple[str, ...]:
+    """The deck's card ids; while the spec does not build, its written ranks by its suits."""
     if a.spec is not None:
         return a.spec.deck.cards
-    return ()
+    return tuple(r + s for r in ranks_of(a) for s in suits_of(a))
+
+
+def ranks_of(a: Analysis) -> tuple[str, ...]:
+    if a.spec is not None:
+        return a.spec.deck.ranks
+    return tuple(str(r) for r in value_at(_data(a), ("deck", "ranks")) or [])
+
+
+def suits_of(a: Analysis) -> tuple[str, ...]:
+    if a.spec is not None:
+        return a.spec.deck.suits
+    return tuple(str(s) for s in value_at(_data(a), ("deck", "suits")) or [])
+
+
+CARD_VALUE = "#/$defs/cardValue"
+RANK_KEYED = (("deck", "points"), ("turned", "trumps", "points"))
+"""Mappings keyed by the deck's ranks."""
+_CALLED = re.compile(r"(\w+)\(\s*['\"]\w*$")
+
+
+def _spec_path(path: tuple) -> tuple:
+    """The path in the spec of a node written under a `when` entry's `set`."""
+    return path[3:] if len(path) >= 3 and path[0] == "when" and path[2] == "set" else path
+
+
+def card_place(a: Analysis, ctx: Context) -> str | None:
+    """What of the deck the value at the cursor names: "cards" (a card id or a rank, as in
+    the ranking or a card-valued option), "ranks", "suits", or None where no card belongs."""
+    if ctx.key is None:
+        return "ranks" if _spec_path(ctx.path) in RANK_KEYED else None
+    path = _spec_path(ctx.value_path)
+    if path == ("ranking",):
+        return "cards"
+    if path == ("turned", "trumps", "suits"):
+        return "suits"
+    if site_of(ctx.value_path) is not None:
+        called = _CALLED.search(ctx.text)
+        wants = FUNCTIONS[called.group(1)].names if called and called.group(1) in FUNCTIONS else None
+        return "ranks" if wants == "rank" else None
+    node = schema_at(ctx.value_path, raw=True)
+    if node is not None and ctx.in_list:
+        node = _deref(node).get("items")
+    if isinstance(node, dict) and node.get("$ref") == CARD_VALUE:
+        return "ranks"
+    if path[:1] == ("options",) and len(path) == 3 and path[2] == "values" and ctx.in_list:
+        values = [str(v) for v in (options_of(a).get(path[1]) or {}).get("values") or []]
+        deck = set(cards_of(a)) | set(ranks_of(a))
+        if values and all(v in deck for v in values):
+            return "cards"
+    return None
 
 
 def declarations(a: Analysis, word: str) -> list[tuple]:
@@ -153,7 +205,12 @@ def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
 
 def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     present = value_at(a.own.data if a.own else None, ctx.path)
-    present = set(present) if isinstance(present, dict) else set()
+    present = (set(present) if isinstance(present, dict) else set()) | set(ctx.written)
+    place = card_place(a, ctx)
+    if place is not None:
+        yield from (_item(i.label, lsp.CompletionItemKind.Constant, i.detail or "", insert=f"{i.label}: ")
+                    for i in _deck(a, place) if i.label not in present)
+        return
     node = schema_at(ctx.path)
     seen: set[str] = set()
     if node is not None:
@@ -172,9 +229,25 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
                 yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
 
 
+def _deck(a: Analysis, place: str) -> Iterator[lsp.CompletionItem]:
+    if place == "cards":
+        for card in cards_of(a):
+            yield _item(card, lsp.CompletionItemKind.Constant, "a card of the deck")
+    if place in ("cards", "ranks"):
+        for rank in ranks_of(a):
+            yield _item(rank, lsp.CompletionItemKind.Constant, f"a rank of the deck (every {rank} of the deck)")
+    if place == "suits":
+        for suit in suits_of(a):
+            yield _item(suit, lsp.CompletionItemKind.Constant, "a suit of the deck")
+
+
 def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     path = ctx.value_path
     text = ctx.text.lstrip("\"'")
+    place = card_place(a, ctx)
+    if place is not None:
+        yield from _deck(a, place)
+        return
     site = site_of(path)
     if site is not None and not ctx.in_list:
         yield from _formula(a, site, text)
@@ -200,10 +273,6 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     if ctx.path == ("verbs",):
         for verb in COMMON_VERBS + CARD_VERBS:
             yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb")
-        return
-    if ctx.key in ("ranking",) or "trumps" in ctx.path:
-        for card in cards_of(a):
-            yield _item(card, lsp.CompletionItemKind.Constant, "a card of the deck")
         return
     node = schema_at(path)
     if node is not None:
@@ -232,15 +301,10 @@ def _formula(a: Analysis, site: Any, text: str) -> Iterator[lsp.CompletionItem]:
             values = ", ".join(str(v) for v in node.get("values") or [])
             yield _item(name, lsp.CompletionItemKind.Variable, f"option ({values})", str(node.get("doc") or ""))
         return
-    called = re.search(r"(\w+)\(\s*['\"]\w*$", text)
+    called = _CALLED.search(text)
     if called and called.group(1) in FUNCTIONS:
         wants = FUNCTIONS[called.group(1)].names
-        if wants == "call":
-            names = list(calls_of(a))
-        elif wants == "contest":
-            names = list(_data(a).get("contests") or {})
-        else:
-            names = [str(r) for r in value_at(_data(a), ("deck", "ranks")) or []]
+        names = list(calls_of(a)) if wants == "call" else list(_data(a).get("contests") or {})
         for name in names:
             if name not in PROSE_KEYS:
                 yield _item(name, lsp.CompletionItemKind.EnumMember, f"a {wants}")
@@ -290,6 +354,8 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
                 parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
         if word in cards_of(a):
             parts += _hover_card(a, word)
+        elif word in ranks_of(a) and card_place(a, context_at(a.text, line, start)) in ("cards", "ranks"):
+            parts += _hover_rank(a, word)
     source = _citation(a, ctx.value_path if ctx.key is not None else ctx.path)
     if source:
         parts.append(f"source: {source}")
@@ -384,6 +450,27 @@ def _hover_card(a: Analysis, word: str) -> list[str]:
             r, n = _rank(row, idx)
             rows.append(f"| {game.cards.ids[turned]} | {r} of {n} |")
         text += "\n\n| turned | rank |\n|---|---|\n" + "\n".join(rows)
+    return [text]
+
+
+def _hover_rank(a: Analysis, rank: str) -> list[str]:
+    """Every card of a bare rank: its rank under the ranking and under each turned card."""
+    spec = a.spec
+    if spec is None:
+        return []
+    cards = [c for c in spec.deck.cards if c[:len(rank)] == rank and c[len(rank):] in spec.deck.suits]
+    tiers = {c: i + 1 for i, tier in enumerate(spec.ranking.tiers) for c in tier}
+    n = len(spec.ranking.tiers)
+    text = f"**rank {rank}** under the ranking: " + ", ".join(f"{c} {tiers[c]} of {n}" for c in cards if c in tiers)
+    game = _game(a)
+    if game is not None and game.turns_card:
+        idx = [game.cards.index[c] for c in cards]
+        rows = []
+        for turned, row in game.strength.items():
+            if turned is not None:
+                ranks = [_rank(row, i) for i in idx]
+                rows.append(f"| {game.cards.ids[turned]} | " + " | ".join(f"{r} of {k}" for r, k in ranks) + " |")
+        text += (f"\n\n| turned | {' | '.join(cards)} |\n|---|{'---|' * len(cards)}\n" + "\n".join(rows))
     return [text]
 
 
