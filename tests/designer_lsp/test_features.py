@@ -127,6 +127,15 @@ def test_completion_in_flow_mappings_and_lists_over_several_lines(tmp_path):
     assert "nearer_lead" in _labels(a, text, "tie: ")
 
 
+def test_hover_in_a_flow_mapping_over_several_lines(tmp_path):
+    text = ("extends: teg\nname: house\ncontests:\n  envido: {value: envido,\n"
+            "    window: \"trick == 1 and not played\",\n    source: \"Club rules, art. 4\"}\n")
+    a, _ = _variant(tmp_path, text)
+    body = features.hover(a, *_at(text, "not played", 5)).contents.value
+    assert body.startswith(f"**played**: {NAMES['played'].type.value}, {NAMES['played'].scope.value}")
+    assert "source: Club rules, art. 4" in body
+
+
 def test_hover_a_dsl_name_its_type_scope_and_meaning():
     text = TEG.read_text(encoding="utf-8")
     a = analyze(TEG, text)
@@ -196,3 +205,34 @@ def test_hover_a_stake_call_its_worth_accepted_and_declined():
     body = features.hover(analyze(TEG, text), line, char).contents.value
     assert "accepted: the hand is worth 3; declined: 2 to the caller" in body
     assert "source: Retruco (quiero retruco) | 3 puntos | 2 puntos" in body
+
+
+def _refs(a, text, needle, offset=0, declaration=True):
+    out = []
+    for loc in features.references(a, *_at(text, needle, offset), declaration=declaration):
+        path = Path(loc.uri.removeprefix("file://"))
+        body = (text if path == a.path else path.read_text(encoding="utf-8")).split("\n")[loc.range.start.line]
+        out.append((path.name, loc.range.start.line, body[loc.range.start.character:loc.range.end.character]))
+    return out
+
+
+def test_references_are_the_uses_of_the_spec_structure_not_its_words(tmp_path):
+    text = ("extends: teg\nname: house\n"
+            "note: \"retruco is only sung after a truco; rapido is a house word\"\n"
+            "options:\n  rapido:\n    values: [no, si]\n    default: si\n"
+            "    source: \"Club rules: 'rapido: a retruco at once'\"\n"
+            "when:\n  fast:\n    if: \"options.rapido == 'si'\"  # rapido, retruco\n"
+            "    set:\n      stakes: {calls: {retruco: {worth: 4}}}\n"
+            "fold:\n  when: \"not counting and not called('retruco')\"\n")
+    a, _ = _variant(tmp_path, text)
+    assert not [f for f in a.findings if f.diagnostic.severity == "error"], a.findings
+    calls = _refs(a, text, "called('retruco", len("called('r"))
+    assert ("house.yaml", 12, "retruco") in calls and ("house.yaml", 14, "retruco") in calls
+    assert ("teg.yaml", _at(TEG.read_text(encoding="utf-8"), "    retruco:")[0], "retruco") in calls  # in the base
+    assert [r for r in calls if r[0] == "house.yaml"] == [("house.yaml", 12, "retruco"), ("house.yaml", 14, "retruco")]
+    assert _refs(a, text, "retruco", declaration=False) == []   # the note's word names nothing
+    option = _refs(a, text, "  rapido:", 2)
+    assert option == [("house.yaml", 4, "rapido"), ("house.yaml", 10, "rapido")]
+    assert _refs(a, text, "options.rapido == 'si'", len("options.rapido == '")) == [
+        ("house.yaml", 5, "si"), ("house.yaml", 6, "si"), ("house.yaml", 10, "si")]
+    assert _refs(a, text, "'rapido: a", 1) == []                # a source quote is prose

@@ -14,7 +14,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from rulespec.blame import parse_path
-from rulespec.errors import TrucoError
+from rulespec.errors import SpecError, TrucoError
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from rulespec.load import bundled_names
 from rulespec.schema import SCHEMA
@@ -26,9 +26,10 @@ from rulespec.vocabulary import (
     SITE_WORDS,
     site_of,
 )
-from rulespec.yamlload import Located
+from rulespec.yamlload import Located, load_yaml
 
-from interpreter.designer.lsp.analysis import WORD, Analysis, value_at, word_at
+from interpreter.designer.lsp import refs
+from interpreter.designer.lsp.analysis import Analysis, value_at, word_at
 from interpreter.designer.lsp.context import Context, context_at
 
 ENGINE_ERRORS = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
@@ -336,7 +337,10 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
         word, start, end = found
         span = lsp.Range(lsp.Position(line, start), lsp.Position(line, end))
         before = lines[line][:start]
-        in_formula = site_of(ctx.value_path) is not None and ctx.key is not None
+        # the value at the word (a flow may close later on the line) or the line's key's value
+        site = next((site_of(c.value_path) for c in (context_at(a.text, line, end), ctx)
+                     if c.key is not None and site_of(c.value_path) is not None), None)
+        in_formula = site is not None
         if before.endswith("options.") or (ctx.path == ("options",) and ctx.key == word):
             parts += _hover_option(a, word)
         if word in calls_of(a) and not before.endswith("options."):
@@ -348,10 +352,8 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
             f = FUNCTIONS[word]
             args = ", ".join(t.value for t in f.args) + (", ..." if f.variadic else "")
             parts.append(f"**{word}**({args}) -> {f.result.value}, {f.scope.value}\n\n{f.doc}")
-        if in_formula and ctx.key is not None:
-            site = site_of(ctx.value_path)
-            if site is not None and not parts:
-                parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
+        if site is not None and not parts:
+            parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
         if word in cards_of(a):
             parts += _hover_card(a, word)
         elif word in ranks_of(a) and card_place(a, context_at(a.text, line, start)) in ("cards", "ranks"):
@@ -511,31 +513,40 @@ def definition(a: Analysis, line: int, char: int) -> list[lsp.Location]:
     return out
 
 
-def references(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.Location]:
-    """Where a name is written in this file and the files it extends (prose and comments aside)."""
-    lines = a.text.split("\n")
-    if line >= len(lines):
+def references(a: Analysis, line: int, char: int, read: Any = None,
+               declaration: bool = True) -> list[lsp.Location]:
+    """Where the spec's structure uses the call, contest, hand value, option or option value
+    under the cursor, in this file and the files it extends (see refs.py)."""
+    here = _tree_of(a.path, a.text) or a.own
+    if here is None:
         return []
-    found = word_at(lines[line], char)
-    if found is None or not declarations(a, found[0]):
+    targets = {t for t, loc, _ in refs.uses(here)
+               if loc.line - 1 == line and loc.col - 1 <= char <= loc.col - 1 + len(t.name)}
+    if not targets:
         return []
-    word = re.compile(rf"(?<!\w){re.escape(found[0])}(?!\w)")
-    out = []
-    for path in a.files():
-        text = a.text if path == a.path else (read(path) if read else None)
-        if text is None:
+
+    def text_of(path: Path) -> str | None:
+        if path == a.path:
+            return a.text
+        found = read(path) if read is not None else None
+        if found is None:
             try:
-                text = path.read_text(encoding="utf-8")
+                found = path.read_text(encoding="utf-8")
             except OSError:
-                continue
-        for n, body in enumerate(text.split("\n")):
-            code = body.split(" #")[0]
-            if re.match(rf"\s*(?:{'|'.join(PROSE_KEYS)})\s*:", code) or code.lstrip().startswith("#"):
-                continue
-            for m in word.finditer(code):
-                out.append(lsp.Location(path.resolve().as_uri(),
-                                        lsp.Range(lsp.Position(n, m.start()), lsp.Position(n, m.end()))))
-    return out
+                return None
+        return found
+
+    return [lsp.Location(Path(u.loc.file).resolve().as_uri(),
+                         lsp.Range(lsp.Position(u.loc.line - 1, u.loc.col - 1),
+                                   lsp.Position(u.loc.line - 1, u.loc.col - 1 + u.length)))
+            for u in refs.references(a.files(), text_of, targets, declaration)]
+
+
+def _tree_of(path: Path, text: str) -> Located | None:
+    try:
+        return load_yaml(text, str(path))
+    except SpecError:       # a buffer that does not load: the last tree that did
+        return None
 
 
 # -- code actions ---------------------------------------------------------------------------
@@ -619,7 +630,3 @@ def _source_stub(a: Analysis, uri: str, line: int) -> lsp.CodeAction | None:
                             f'{" " * indent}source: ""\n')
     return lsp.CodeAction(f"Add a source: citation to {ctx.key}", kind=lsp.CodeActionKind.QuickFix,
                           edit=lsp.WorkspaceEdit(changes={uri: [edit]}))
-
-
-def words(text: str) -> Iterator[str]:
-    return (m.group() for m in WORD.finditer(text))

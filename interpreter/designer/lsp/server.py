@@ -163,7 +163,8 @@ def definition(ls: SpecServer, params: lsp.DefinitionParams) -> list[lsp.Locatio
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
 def references(ls: SpecServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
     a = ls.analysis(params.text_document.uri)
-    return features.references(a, params.position.line, params.position.character, ls.read)
+    return features.references(a, params.position.line, params.position.character, ls.read,
+                               params.context.include_declaration)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
