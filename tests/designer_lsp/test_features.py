@@ -70,6 +70,16 @@ def test_call_names_in_after_lists_and_option_values(tmp_path):
     assert _labels(a, text, "default: ") == ["15", "30"]
 
 
+def test_a_contest_compares_a_hand_value_and_cancels_other_contests(tmp_path):
+    text = "extends: teg\nname: house\ncontests:\n  chica:\n    value: \n    cancels: [\n"
+    a, _ = _variant(tmp_path, text)
+    assert set(_labels(a, text, "value: ")) == {"envido", "flor"}
+    assert set(_labels(a, text, "cancels: [")) == {"envido", "flor"}
+    text = "extends: teg\nname: house\ncontests:\n  chica:\n    window: \"idle('"   # the quote still open
+    a, _ = _variant(tmp_path, text)
+    assert set(_labels(a, text, "idle('")) == {"envido", "flor"}
+
+
 def test_card_ids_of_the_deck_in_the_ranking(tmp_path):
     text = "extends: teg\nname: house\nranking: \"1e > \"\n"
     a, _ = _variant(tmp_path, text.replace("\"1e > \"", "\"1e > 1b > 7e > 7o > 3 > 2 > 1o = 1c > 12 > 11 > 10 > 7c = 7b > 6 > 5 > 4\""))
@@ -167,6 +177,20 @@ def test_definition_of_a_call_goes_to_the_base(tmp_path):
     want = _at(teg, "      real_envido:", 6)
     assert any(loc.uri == TEG.resolve().as_uri() and (loc.range.start.line, loc.range.start.character) == want
                for loc in locations)
+
+
+def test_definition_of_a_name_used_by_the_structure_is_what_that_use_names(tmp_path):
+    """teg spells a contest, its first call and a hand value `envido`: each use goes to its own."""
+    text = ("extends: teg\nname: house\ncontests:\n  chica:\n    value: envido\n    cancels: [envido]\n"
+            "    window: \"not called('envido')\"\n")
+    a, _ = _variant(tmp_path, text)
+    teg = TEG.read_text(encoding="utf-8")
+
+    def goes(needle, offset):
+        return [(Path(loc.uri).name, loc.range.start.line) for loc in features.definition(a, *_at(text, needle, offset))]
+    assert goes("value: envido", 8) == [("teg.yaml", _at(teg, "  envido:\n    source: \"Con dos")[0])]
+    assert goes("cancels: [envido", 11) == [("teg.yaml", _at(teg, "  envido:\n    value: envido")[0])]
+    assert goes("called('envido", 9) == [("teg.yaml", _at(teg, "      envido: {worth: 2")[0])]
 
 
 def test_replace_fix_where_a_base_entries_survive(tmp_path):

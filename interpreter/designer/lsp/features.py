@@ -89,7 +89,7 @@ def _docs(node: Any) -> str:
 
 
 def _data(a: Analysis) -> dict[str, Any]:
-    for t in (a.tree, a.own):
+    for t in (a.tree, a.own, a.base):       # a buffer broken from its opening: its base's names
         if t is not None and isinstance(t.data, dict):
             return t.data
     return {}
@@ -261,6 +261,13 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
         for name in dict.fromkeys(names):
             if name not in PROSE_KEYS:
                 yield _item(name, lsp.CompletionItemKind.Function, "a call of this contest")
+        return
+    spec_path = _spec_path(path)
+    if len(spec_path) == 3 and spec_path[0] == "contests" and spec_path[2] in ("value", "cancels"):
+        kind, names = (("a hand value", list(_data(a).get("values") or {})) if spec_path[2] == "value"
+                       else ("a contest", [c for c in _data(a).get("contests") or {} if c != spec_path[1]]))
+        for name in names:
+            yield _item(name, lsp.CompletionItemKind.EnumMember, kind)
         return
     if ctx.key == "extends":
         for name in bundled_names():
@@ -493,17 +500,25 @@ def _location(loc: Any) -> lsp.Location:
                         lsp.Range(lsp.Position(loc.line - 1, loc.col - 1), lsp.Position(loc.line - 1, loc.col - 1)))
 
 
-def definition(a: Analysis, line: int, char: int) -> list[lsp.Location]:
+def definition(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.Location]:
+    """The declarations of what the spec's structure names at the cursor (the one under the
+    cursor aside, unless it is the only one); for a word it does not use structurally, of
+    every declaration spelled so."""
     lines = a.text.split("\n")
     if line >= len(lines):
         return []
     if re.match(r"\s*extends\s*:", lines[line]) and a.base_path is not None:
         return [lsp.Location(a.base_path.resolve().as_uri(), lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)))]
-    found = word_at(lines[line], char)
-    if found is None:
+    targets = _targets_at(a, line, char)
+    if targets:
+        found = [u for u in refs.references(a.files(), _reader(a, read), targets) if u.declaration]
+        elsewhere = [u for u in found if not (Path(u.loc.file) == a.path and u.loc.line - 1 == line)]
+        return [_location(u.loc) for u in elsewhere or found]
+    word = word_at(lines[line], char)
+    if word is None:
         return []
     out = []
-    for path in declarations(a, found[0]):
+    for path in declarations(a, word[0]):
         tree: Located | None = a.base if a.base is not None and value_at(a.base.data, path) is not None else a.tree
         if tree is None:
             continue
@@ -517,14 +532,26 @@ def references(a: Analysis, line: int, char: int, read: Any = None,
                declaration: bool = True) -> list[lsp.Location]:
     """Where the spec's structure uses the call, contest, hand value, option or option value
     under the cursor, in this file and the files it extends (see refs.py)."""
-    here = _tree_of(a.path, a.text) or a.own
-    if here is None:
-        return []
-    targets = {t for t, loc, _ in refs.uses(here)
-               if loc.line - 1 == line and loc.col - 1 <= char <= loc.col - 1 + len(t.name)}
+    targets = _targets_at(a, line, char)
     if not targets:
         return []
+    return [lsp.Location(Path(u.loc.file).resolve().as_uri(),
+                         lsp.Range(lsp.Position(u.loc.line - 1, u.loc.col - 1),
+                                   lsp.Position(u.loc.line - 1, u.loc.col - 1 + u.length)))
+            for u in refs.references(a.files(), _reader(a, read), targets, declaration)]
 
+
+def _targets_at(a: Analysis, line: int, char: int) -> set[refs.Target]:
+    """What the structure of this buffer names at the cursor (nothing in prose)."""
+    here = _tree_of(a.path, a.text) or a.own
+    if here is None:
+        return set()
+    return {t for t, loc, _ in refs.uses(here)
+            if loc.line - 1 == line and loc.col - 1 <= char <= loc.col - 1 + len(t.name)}
+
+
+def _reader(a: Analysis, read: Any) -> Any:
+    """A file's text: this buffer's, another open buffer's (`read`), or the file on disk."""
     def text_of(path: Path) -> str | None:
         if path == a.path:
             return a.text
@@ -535,11 +562,7 @@ def references(a: Analysis, line: int, char: int, read: Any = None,
             except OSError:
                 return None
         return found
-
-    return [lsp.Location(Path(u.loc.file).resolve().as_uri(),
-                         lsp.Range(lsp.Position(u.loc.line - 1, u.loc.col - 1),
-                                   lsp.Position(u.loc.line - 1, u.loc.col - 1 + u.length)))
-            for u in refs.references(a.files(), text_of, targets, declaration)]
+    return text_of
 
 
 def _tree_of(path: Path, text: str) -> Located | None:

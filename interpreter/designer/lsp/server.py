@@ -157,7 +157,7 @@ def hover(ls: SpecServer, params: lsp.HoverParams) -> lsp.Hover | None:
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: SpecServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
     a = ls.analysis(params.text_document.uri)
-    return features.definition(a, params.position.line, params.position.character)
+    return features.definition(a, params.position.line, params.position.character, ls.read)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
