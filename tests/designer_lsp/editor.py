@@ -118,13 +118,14 @@ def _position(text: str, index: int) -> lsp.Position:
     return lsp.Position(line, index - (text.rfind("\n", 0, index) + 1))
 
 
-def session(body: Any) -> Any:
-    """Run `await body(editor)` against a fresh server, shutting it down after."""
+def session(body: Any, timeout: float = 60) -> Any:
+    """Run `await body(editor)` against a fresh server, shutting it down after (a bound on a
+    hung server, not on speed)."""
     async def main() -> Any:
         editor = Editor()
         await editor.start()
         try:
-            return await asyncio.wait_for(body(editor), 60)
+            return await asyncio.wait_for(body(editor), timeout)
         except BaseException:
             print("".join(editor.stderr[-40:]))
             raise

@@ -2,7 +2,8 @@
 
 Every key, value, DSL name and call name below is one the server offered at the cursor, over
 the protocol, and is inserted as offered; the designer types only what no server could know
-(the variant's name, a verb of the house, numbers, operators, quotes, brackets and line breaks).
+(the variant's name, the name of a `when` entry, a verb of the house, numbers, operators,
+quotes, brackets and line breaks).
 The issue's bar: "A designer can write a house variant from an empty file with the editor's
 help alone, and sees every error the checker would report while typing."
 """
@@ -21,6 +22,10 @@ STEPS = [
     "=extends", "=teg", "\n",
     "=name", "house\n",
     "=options", "\n  ", "=target", "\n    ", "=default", "=15", "\n",
+    "=when", "\n  short:\n    ", "=if", '"', "=options", "=target", " == ", "=15", '"\n    ',
+    "=set", "\n      ", "=match", "\n        ", "=end", "=end_of_hand", "\n",
+    "=values", "\n  ", "=envido", "\n    ", "=formula", '"if ', "=rank_count", "'", "=1", "') == 3 then 33 else if ",
+    "=suited", "2) then 20 + ", "=best_suited", "2) else ", "=best_single", '"\n',
     "=contests", "\n  ", "=envido", "\n    ",
     "=window", '"', "=trick", " == 1 and not ", "=played", " and not ", "=called", "'", "=truco", "')\"\n    ",
     "=calls", "\n      ", "=falta_envido", " {", "=accept", "=total", ",\n        ",      # a flow mapping
@@ -51,7 +56,7 @@ def test_a_house_variant_from_an_empty_file_by_completion_alone(tmp_path):
         assert await e.save(house) == []            # the whole checker, the exhaustive pass included
         return e.texts[house.resolve().as_uri()]
 
-    text = session(body)
+    text = session(body, timeout=600)     # some seventy edits, each checked
     assert seen[0] and all(d.severity == lsp.DiagnosticSeverity.Error for d in seen[0])
     assert any(d.code == "schema" for d in seen[0])
     assert sum(1 for diags in seen if any(d.severity == lsp.DiagnosticSeverity.Error for d in diags)) > 5
