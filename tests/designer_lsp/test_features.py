@@ -260,3 +260,29 @@ def test_references_are_the_uses_of_the_spec_structure_not_its_words(tmp_path):
     assert _refs(a, text, "options.rapido == 'si'", len("options.rapido == '")) == [
         ("house.yaml", 5, "si"), ("house.yaml", 6, "si"), ("house.yaml", 10, "si")]
     assert _refs(a, text, "'rapido: a", 1) == []                # a source quote is prose
+
+
+def test_a_conformance_case_file_completes_and_shows_the_cards_of_its_spec(tmp_path):
+    text = ("spec: paulista\ncases:\n  - name: first\n"
+            "    hands: [[4c, 7h, As], [3d, \n    vira: \n    actions:\n      - 0 play \n      - 1 \n")
+    path = tmp_path / "case.yaml"
+    a = analyze(path, text)
+    assert a.case and [f.code for f in a.findings] == ["yaml"]     # the hand is still open
+    deck = set(features.cards_of(a))
+    assert len(deck) == 40
+    assert set(_labels(a, text, "[3d, ")) == deck
+    assert set(_labels(a, text, "vira: ")) == deck
+    assert set(_labels(a, text, "0 play ")) == deck
+    assert {"accept", "truco", "seis", "aceito", "corro"} <= set(_labels(a, text, "- 1 "))
+    text = ("spec: paulista\ncases:\n  - name: first\n"
+            "    hands: [[4c, 7h, As], [3d, 5s, 6h], [Kc, Qd, Js], [2h, 2c, 5d]]\n    vira: 3c\n"
+            "    actions:\n      - 0 play 4c\n      - expect: {to_act: 0}\n")
+    a = analyze(path, text)
+    [f] = a.findings                  # what truco replay says, at the step that fails
+    assert f.code == "replay" and "fails at step 2: to_act: expected 0, got 1" in f.diagnostic.message
+    assert (f.diagnostic.loc.line, f.diagnostic.loc.col) == (8, 9)     # the failing step: the expect
+    body = features.hover(a, *_at(text, "[[4c", 2)).contents.value
+    assert "**card 4c**" in body and "| 3c | 1 of " in body     # with 3c turned, 4c is the top manilha
+    a = analyze(path, text.replace("0 play 4c", "0 play 4x"))
+    [f] = a.findings
+    assert "'4x' is not a card of this deck" in f.diagnostic.message

@@ -14,7 +14,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from rulespec.blame import parse_path
-from rulespec.errors import SpecError, TrucoError
+from rulespec.errors import SpecError
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from rulespec.load import bundled_names
 from rulespec.schema import SCHEMA
@@ -29,11 +29,9 @@ from rulespec.vocabulary import (
 from rulespec.yamlload import Located, load_yaml
 
 from interpreter.designer.lsp import refs
-from interpreter.designer.lsp.analysis import Analysis, value_at, word_at
-from interpreter.designer.lsp.context import Context, context_at
+from interpreter.designer.lsp.analysis import ENGINE_ERRORS, Analysis, value_at, word_at
+from interpreter.designer.lsp.context import Context, context_at, flow_start
 
-ENGINE_ERRORS = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
-"""What compiling or playing a spec the checker would reject may raise (as in check.py)."""
 PROSE_KEYS = ("source", "note", "doc", "title")
 ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
               ("special_hands",), ("annul",), ("when",))
@@ -198,6 +196,8 @@ def _item(label: str, kind: lsp.CompletionItemKind, detail: str = "", doc: str =
 
 
 def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
+    if a.case:
+        return list(_case(a, line, char))
     ctx = context_at(a.text, line, char)
     if ctx.key is None:
         return list(_keys(a, ctx))
@@ -230,8 +230,29 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
                 yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
 
 
+_CARD_ARGUMENT = re.compile(r"\b(?:play|cover)\s+\w*$")
+_ACTION = re.compile(r"^\s*-\s+(?:\{\s*reject:\s*|reject:\s*)?\d+\s+\w*$")
+_DEALT = re.compile(r"\b(?:hands|vira)\s*:[^:]*$")
+
+
+def _case(a: Analysis, line: int, char: int) -> Iterator[lsp.CompletionItem]:
+    """In a conformance case file: the spec's cards where a hand, a vira or a played card is
+    written, its verbs and calls where an action names one."""
+    lines = a.text.split("\n")
+    before = lines[line][:char] if line < len(lines) else ""
+    ctx = context_at(a.text, line, char)
+    joined = flow_start(lines + [""], line, char)[1]
+    if _CARD_ARGUMENT.search(before) or ctx.key in ("hands", "vira") or _DEALT.search(joined):
+        yield from _deck(a, "cards_only")
+    elif _ACTION.search(before):
+        game = _game(a)
+        verbs = sorted(game.verbs) + list(game.aliases) if game is not None else []
+        for verb in dict.fromkeys(verbs + list(calls_of(a))):
+            yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb or call of the spec")
+
+
 def _deck(a: Analysis, place: str) -> Iterator[lsp.CompletionItem]:
-    if place == "cards":
+    if place in ("cards", "cards_only"):
         for card in cards_of(a):
             yield _item(card, lsp.CompletionItemKind.Constant, "a card of the deck")
     if place in ("cards", "ranks"):
@@ -365,7 +386,7 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
             parts += _hover_card(a, word)
         elif word in ranks_of(a) and card_place(a, context_at(a.text, line, start)) in ("cards", "ranks"):
             parts += _hover_rank(a, word)
-    source = _citation(a, ctx.value_path if ctx.key is not None else ctx.path)
+    source = None if a.case else _citation(a, ctx.value_path if ctx.key is not None else ctx.path)
     if source:
         parts.append(f"source: {source}")
     if not parts:
