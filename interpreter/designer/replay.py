@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rulespec.errors import IllegalAction, OptionError, SpecError, SpecNotFound, TrucoError
-from rulespec.yamlload import Located, load_yaml_file
+from rulespec.yamlload import Located, load_yaml, load_yaml_file
 
 from interpreter.engine.game import Deal, Game, load_game
 from interpreter.engine.state import State
@@ -130,10 +130,11 @@ def replay(paths: Iterable[str | Path]) -> Report:
 class CaseFile:
     """A parsed case file with positions, so every complaint names file:line."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, text: str | None = None) -> None:
+        """`text`, when given, is the file's content (an editor's unsaved buffer)."""
         self.path = path
         try:
-            self.tree: Located = load_yaml_file(path)
+            self.tree: Located = load_yaml_file(path) if text is None else load_yaml(text, str(path))
         except SpecError as err:
             d = err.diagnostics[0]
             raise InvalidCase(str(d.loc or path), d.message) from None
@@ -209,8 +210,8 @@ def _deal(cf: CaseFile, game: Game, node: dict[str, Any], path: tuple[str | int,
 # -- running ------------------------------------------------------------------------------
 
 
-def run_file(path: Path) -> list[CaseResult]:
-    cf = CaseFile(path)
+def run_file(path: Path, text: str | None = None) -> list[CaseResult]:
+    cf = CaseFile(path, text)
     _check_keys(cf, cf.data, FILE_KEYS, (), "a case file")
     cases = cf.data.get("cases")
     if not isinstance(cases, list) or not cases:

@@ -72,6 +72,22 @@ class Editor:
             [lsp.TextDocumentContentChangePartial(lsp.Range(start, end), new)]))
         return await self.wait(uri)
 
+    async def type(self, path: Path, new: str) -> list[lsp.Diagnostic]:
+        """Type `new` at the end of the buffer (where a designer writing top to bottom is)."""
+        uri = path.resolve().as_uri()
+        text = self.texts[uri]
+        end = _position(text, len(text))
+        self.texts[uri] = text + new
+        self.versions[uri] += 1
+        self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(self.versions[uri], uri),
+            [lsp.TextDocumentContentChangePartial(lsp.Range(end, end), new)]))
+        return await self.wait(uri)
+
+    def end(self, path: Path) -> lsp.Position:
+        text = self.texts[path.resolve().as_uri()]
+        return _position(text, len(text))
+
     async def save(self, path: Path) -> list[lsp.Diagnostic]:
         uri = path.resolve().as_uri()
         self.diagnostics.pop(uri, None)
@@ -102,13 +118,14 @@ def _position(text: str, index: int) -> lsp.Position:
     return lsp.Position(line, index - (text.rfind("\n", 0, index) + 1))
 
 
-def session(body: Any) -> Any:
-    """Run `await body(editor)` against a fresh server, shutting it down after."""
+def session(body: Any, timeout: float = 60) -> Any:
+    """Run `await body(editor)` against a fresh server, shutting it down after (a bound on a
+    hung server, not on speed)."""
     async def main() -> Any:
         editor = Editor()
         await editor.start()
         try:
-            return await asyncio.wait_for(body(editor), 60)
+            return await asyncio.wait_for(body(editor), timeout)
         except BaseException:
             print("".join(editor.stderr[-40:]))
             raise

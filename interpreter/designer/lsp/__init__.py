@@ -1,8 +1,9 @@
 """The designer's editor: a language server for specs (`truco lsp`).
 
 analysis.py checks a buffer from its unsaved text, context.py reads where the cursor is,
-features.py answers completion, hover, definition, references and code actions, server.py
-speaks LSP (pygls, the `lsp` extra) over stdio.
+features.py answers completion, hover, definition, references and code actions (refs.py
+finds where the spec's structure uses a name), server.py speaks LSP (pygls, the `lsp` extra)
+over stdio.
 """
 from __future__ import annotations
 

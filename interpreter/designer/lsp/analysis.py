@@ -20,7 +20,7 @@ from typing import Any
 from rulespec import schema
 from rulespec.blame import relocate_all
 from rulespec.build import build_options
-from rulespec.errors import Diagnostic, SpecError, SpecNotFound, TrucoError
+from rulespec.errors import Diagnostic, Loc, SpecError, SpecNotFound, TrucoError
 from rulespec.ir import OptionDecl, Spec
 from rulespec.load import SpecSource, find_spec, load_tree
 from rulespec.typecheck import check_types
@@ -56,6 +56,9 @@ class Analysis:
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     deep: bool = False
+    case: bool = False
+    """The buffer is a conformance case file (docs/conformance.md); `tree` and `source` are
+    then those of the spec it names."""
     cache: dict[str, Any] = field(default_factory=dict)
     """What features computed on this text once (the compiled game, the payoff tables)."""
 
@@ -121,19 +124,21 @@ def _run(out: Analysis, reader: Reader, deep: bool) -> None:
         own = load_yaml(out.text, str(path))
     except SpecError as err:
         out.findings = [Finding(d, _code(d, "yaml")) for d in err.diagnostics]
+        spec = _SPEC.search(out.text)
+        if spec and re.search(r"^cases:", out.text, re.MULTILINE):    # a case file: its spec's deck
+            _case_spec(out, spec.group(1).strip("\"'"), reader)
+        elif out.base is None:      # a buffer broken from its opening still completes from its base
+            m = _EXTENDS.search(out.text)
+            _load_base(out, m.group(1).strip("\"'") if m else None, reader)
         return
     out.own = own
     if not isinstance(own.data, dict):
         out.findings = [Finding(Diagnostic("error", own.loc(()), "$", "a spec must be a YAML mapping"), "schema")]
         return
-    base_name = own.data.get("extends")
-    out.base = out.base_path = None
-    if isinstance(base_name, str):
-        try:
-            out.base_path = find_spec(base_name, relative_to=path.parent)
-            out.base = load_tree(out.base_path, read=reader)
-        except (SpecNotFound, SpecError):
-            pass
+    if is_case_file(own.data):
+        _run_cases(out, own, reader)
+        return
+    _load_base(out, own.data.get("extends"), reader)
     try:
         tree = load_tree(path, read=reader)
     except SpecError as err:
@@ -162,6 +167,72 @@ def _run(out: Analysis, reader: Reader, deep: bool) -> None:
         out.findings = [Finding(Diagnostic("error", tree.loc(()), "$", report.unusable), "load")]
         return
     out.findings = [Finding(f.diagnostic, STAGE_CODES[f.stage]) for f in report.findings]
+
+
+def is_case_file(data: dict[str, Any]) -> bool:
+    """A conformance case file: `spec:` and `cases:` (no spec has either key)."""
+    return "spec" in data and "cases" in data
+
+
+_WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+
+
+def _run_cases(out: Analysis, own: Located, reader: Reader) -> None:
+    """A case file: the spec it names (for its deck, calls and verbs), and what `truco replay`
+    says of the buffer: an invalid file where it is invalid, a failed case at its step."""
+    from interpreter.designer.replay import InvalidCase, run_file
+    _case_spec(out, own.data.get("spec"), reader)
+    try:
+        results = run_file(out.path, out.text)
+    except InvalidCase as err:
+        m = _WHERE.match(err.where)
+        loc = (Loc(m["file"], int(m["line"]), int(m["col"] or 0) or _first_col(out.text, int(m["line"])))
+               if m else own.loc(()))
+        out.findings = [Finding(Diagnostic("error", loc, "$", err.message), "replay")]
+        return
+    except ENGINE_ERRORS as err:            # the spec cannot be played: no case can run
+        out.findings = [Finding(Diagnostic("error", own.loc(("spec",)), "$.spec", f"the spec cannot be played: {err}"),
+                                "replay")]
+        return
+    for i, r in enumerate(results):
+        if not r.passed:
+            where = ("cases", i, "actions", r.step - 1) if r.step else ("cases", i)
+            out.findings.append(Finding(Diagnostic(
+                "error", own.loc(where), "$", f"case '{r.name}' fails at step {r.step}: {r.message}"), "replay"))
+
+
+def _case_spec(out: Analysis, name: Any, reader: Reader) -> None:
+    out.case = True
+    out.base = out.base_path = None
+    try:
+        spec_path = find_spec(str(name), relative_to=out.path.parent)
+        tree = load_tree(spec_path, read=reader)
+        out.tree, out.source = tree, SpecSource(spec_path, tree, build_options(tree))
+    except (SpecNotFound, SpecError):       # replay says what is wrong with `spec:`
+        pass
+
+
+def _first_col(text: str, line: int) -> int:
+    lines = text.split("\n")
+    body = lines[line - 1] if 0 < line <= len(lines) else ""
+    return len(body) - len(body.lstrip(" -")) + 1
+
+
+ENGINE_ERRORS = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
+"""What compiling or playing a spec the checker would reject may raise (as in check.py)."""
+
+_SPEC = re.compile(r"^spec:\s*([^\s#]+)", re.MULTILINE)
+_EXTENDS = re.compile(r"^extends:\s*([^\s#]+)", re.MULTILINE)
+
+
+def _load_base(out: Analysis, name: Any, reader: Reader) -> None:
+    out.base = out.base_path = None
+    if isinstance(name, str):
+        try:
+            out.base_path = find_spec(name, relative_to=out.path.parent)
+            out.base = load_tree(out.base_path, read=reader)
+        except (SpecNotFound, SpecError):
+            pass
 
 
 # -- positions ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Where the cursor is in a spec being typed, read from the text alone (it may not parse).
 
-Block mappings are followed by indentation; a flow mapping or list on the cursor's line
-(`envido: {worth: 2, after: [env`) is scanned for the keys still open before the cursor.
+Block mappings are followed by indentation; a flow mapping or list open at the cursor
+(`envido: {worth: 2, after: [env`, on the cursor's line or opened on a line above) is scanned
+for the keys still open before the cursor.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ class Context:
     text: str
     in_list: bool = False
     indent: int = 0
+    written: tuple[str, ...] = ()
+    """The keys of the flow mapping at the cursor written before it (the text may not parse)."""
 
     @property
     def value_path(self) -> tuple[str, ...]:
@@ -53,11 +56,55 @@ def parents(lines: list[str], line: int, indent: int) -> tuple[str, ...]:
     return tuple(reversed(stack))
 
 
+_BLOCK_SCALAR = re.compile(r":\s*[|>][-+0-9]*\s*(#.*)?$")
+
+
+def flow_start(lines: list[str], line: int, char: int) -> tuple[int, str]:
+    """The line where the flow collection open at the cursor began (the cursor's own line when
+    none is open), and the text from there to the cursor on one line, comments dropped.
+
+    Brackets count at block level only as the first character of a value, and inside a flow
+    anywhere outside quotes; a block scalar's lines (`note: >-`) are prose and skipped."""
+    start, depth, joined = 0, 0, ""
+    scalar: int | None = None                   # the indentation a block scalar's lines exceed
+    for i in range(line + 1):
+        text = lines[i] if i < line else lines[i][:char]
+        if depth == 0:
+            if scalar is not None and (not text.strip() or _indent(text) > scalar):
+                continue
+            scalar = None
+            start, joined = i, ""
+        kept, quote, token_start = [], "", depth == 0
+        for n, ch in enumerate(text):
+            if quote:
+                quote = "" if ch == quote else quote
+            elif ch == "#" and (n == 0 or text[n - 1] in " \t"):
+                break
+            elif ch in "\"'" and (depth > 0 or token_start) and (n == 0 or text[n - 1] in " \t[{,:"):
+                quote = ch
+            elif ch in "[{" and (depth > 0 or _value_starts(text, n)):
+                depth += 1
+            elif ch in "]}" and depth > 0:
+                depth -= 1
+            kept.append(ch)
+        body = "".join(kept)
+        if depth == 0 and _BLOCK_SCALAR.search(body):
+            scalar = _indent(text)
+        joined = body if i == start else joined + " " + body.strip()
+    return start, joined
+
+
+def _value_starts(text: str, n: int) -> bool:
+    """Whether column n of a block-level line is the first character of a value."""
+    before = text[:n].rstrip()
+    return before == "" or before.endswith((":", "-")) or before.lstrip("- ") == ""
+
+
 def context_at(text: str, line: int, char: int) -> Context:
     lines = text.split("\n")
     while len(lines) <= line:
         lines.append("")
-    current = lines[line][:char]
+    line, current = flow_start(lines, line, char)
     stripped = current.lstrip(" ")
     in_list = False
     indent = _indent(current)
@@ -80,6 +127,7 @@ def context_at(text: str, line: int, char: int) -> Context:
 def _flow(path: tuple[str, ...], key: str, rest: str, indent: int) -> Context:
     """Scan a flow value for the mapping keys and lists open at its end."""
     stack: list[tuple[str, str | None]] = []        # (bracket, the key it is the value of)
+    written: list[list[str]] = []                   # the keys written in each open bracket
     current: str | None = key
     token = ""
     quote = ""
@@ -95,10 +143,12 @@ def _flow(path: tuple[str, ...], key: str, rest: str, indent: int) -> Context:
             token = ch
         elif ch in "{[":
             stack.append((ch, current))
+            written.append([])
             current, token, after_colon = None, "", ch == "["
         elif ch in "}]":
             if stack:
                 _, current = stack.pop()
+                written.pop()
             token = ""
         elif ch == ",":
             token = ""
@@ -106,7 +156,8 @@ def _flow(path: tuple[str, ...], key: str, rest: str, indent: int) -> Context:
             if stack and stack[-1][0] == "{":
                 current = None
         elif ch == ":" and stack and stack[-1][0] == "{":
-            current, token, after_colon = token.strip(), "", True
+            current, token, after_colon = _unquote(token.strip()), "", True
+            written[-1].append(current)
         else:
             token += ch
     keys = [k for _, k in stack if k is not None]
@@ -118,4 +169,4 @@ def _flow(path: tuple[str, ...], key: str, rest: str, indent: int) -> Context:
     inner = path + tuple(keys)
     if current is not None and after_colon:
         return Context(inner, current, token.strip(), False, indent)
-    return Context(inner, None, token.strip(), False, indent)
+    return Context(inner, None, token.strip(), False, indent, tuple(written[-1]))

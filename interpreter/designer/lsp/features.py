@@ -14,7 +14,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from rulespec.blame import parse_path
-from rulespec.errors import TrucoError
+from rulespec.errors import SpecError
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from rulespec.load import bundled_names
 from rulespec.schema import SCHEMA
@@ -26,13 +26,12 @@ from rulespec.vocabulary import (
     SITE_WORDS,
     site_of,
 )
-from rulespec.yamlload import Located
+from rulespec.yamlload import Located, load_yaml
 
-from interpreter.designer.lsp.analysis import WORD, Analysis, value_at, word_at
-from interpreter.designer.lsp.context import Context, context_at
+from interpreter.designer.lsp import refs
+from interpreter.designer.lsp.analysis import ENGINE_ERRORS, Analysis, value_at, word_at
+from interpreter.designer.lsp.context import Context, context_at, flow_start
 
-ENGINE_ERRORS = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
-"""What compiling or playing a spec the checker would reject may raise (as in check.py)."""
 PROSE_KEYS = ("source", "note", "doc", "title")
 ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
               ("special_hands",), ("annul",), ("when",))
@@ -53,8 +52,9 @@ def _deref(node: Any) -> Any:
     return node
 
 
-def schema_at(path: tuple) -> dict[str, Any] | None:
-    """The schema of the node at `path` (a `when` entry's `set` is a partial spec)."""
+def schema_at(path: tuple, raw: bool = False) -> dict[str, Any] | None:
+    """The schema of the node at `path` (a `when` entry's `set` is a partial spec); `raw`
+    keeps its `$ref`, if it is one."""
     parts = list(path)
     if len(parts) >= 3 and parts[0] == "when" and parts[2] == "set":
         parts = parts[3:]
@@ -74,7 +74,7 @@ def schema_at(path: tuple) -> dict[str, Any] | None:
             node = node["items"]
         else:
             return None
-    node = _deref(node)
+    node = node if raw else _deref(node)
     return node if isinstance(node, dict) else None
 
 
@@ -87,7 +87,7 @@ def _docs(node: Any) -> str:
 
 
 def _data(a: Analysis) -> dict[str, Any]:
-    for t in (a.tree, a.own):
+    for t in (a.tree, a.own, a.base):       # a buffer broken from its opening: its base's names
         if t is not None and isinstance(t.data, dict):
             return t.data
     return {}
@@ -112,9 +112,60 @@ def options_of(a: Analysis) -> dict[str, dict[str, Any]]:
 
 
 def cards_of(a: Analysis) -> tuple[str, ...]:
+    """The deck's card ids; while the spec does not build, its written ranks by its suits."""
     if a.spec is not None:
         return a.spec.deck.cards
-    return ()
+    return tuple(r + s for r in ranks_of(a) for s in suits_of(a))
+
+
+def ranks_of(a: Analysis) -> tuple[str, ...]:
+    if a.spec is not None:
+        return a.spec.deck.ranks
+    return tuple(str(r) for r in value_at(_data(a), ("deck", "ranks")) or [])
+
+
+def suits_of(a: Analysis) -> tuple[str, ...]:
+    if a.spec is not None:
+        return a.spec.deck.suits
+    return tuple(str(s) for s in value_at(_data(a), ("deck", "suits")) or [])
+
+
+CARD_VALUE = "#/$defs/cardValue"
+RANK_KEYED = (("deck", "points"), ("turned", "trumps", "points"))
+"""Mappings keyed by the deck's ranks."""
+_CALLED = re.compile(r"(\w+)\(\s*['\"]\w*$")
+
+
+def _spec_path(path: tuple) -> tuple:
+    """The path in the spec of a node written under a `when` entry's `set`."""
+    return path[3:] if len(path) >= 3 and path[0] == "when" and path[2] == "set" else path
+
+
+def card_place(a: Analysis, ctx: Context) -> str | None:
+    """What of the deck the value at the cursor names: "cards" (a card id or a rank, as in
+    the ranking or a card-valued option), "ranks", "suits", or None where no card belongs."""
+    if ctx.key is None:
+        return "ranks" if _spec_path(ctx.path) in RANK_KEYED else None
+    path = _spec_path(ctx.value_path)
+    if path == ("ranking",):
+        return "cards"
+    if path == ("turned", "trumps", "suits"):
+        return "suits"
+    if site_of(ctx.value_path) is not None:
+        called = _CALLED.search(ctx.text)
+        wants = FUNCTIONS[called.group(1)].names if called and called.group(1) in FUNCTIONS else None
+        return "ranks" if wants == "rank" else None
+    node = schema_at(ctx.value_path, raw=True)
+    if node is not None and ctx.in_list:
+        node = _deref(node).get("items")
+    if isinstance(node, dict) and node.get("$ref") == CARD_VALUE:
+        return "ranks"
+    if path[:1] == ("options",) and len(path) == 3 and path[2] == "values" and ctx.in_list:
+        values = [str(v) for v in (options_of(a).get(path[1]) or {}).get("values") or []]
+        deck = set(cards_of(a)) | set(ranks_of(a))
+        if values and all(v in deck for v in values):
+            return "cards"
+    return None
 
 
 def declarations(a: Analysis, word: str) -> list[tuple]:
@@ -145,6 +196,8 @@ def _item(label: str, kind: lsp.CompletionItemKind, detail: str = "", doc: str =
 
 
 def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
+    if a.case:
+        return list(_case(a, line, char))
     ctx = context_at(a.text, line, char)
     if ctx.key is None:
         return list(_keys(a, ctx))
@@ -153,7 +206,12 @@ def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
 
 def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     present = value_at(a.own.data if a.own else None, ctx.path)
-    present = set(present) if isinstance(present, dict) else set()
+    present = (set(present) if isinstance(present, dict) else set()) | set(ctx.written)
+    place = card_place(a, ctx)
+    if place is not None:
+        yield from (_item(i.label, lsp.CompletionItemKind.Constant, i.detail or "", insert=f"{i.label}: ")
+                    for i in _deck(a, place) if i.label not in present)
+        return
     node = schema_at(ctx.path)
     seen: set[str] = set()
     if node is not None:
@@ -172,9 +230,46 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
                 yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
 
 
+_CARD_ARGUMENT = re.compile(r"\b(?:play|cover)\s+\w*$")
+_ACTION = re.compile(r"^\s*-\s+(?:\{\s*reject:\s*|reject:\s*)?\d+\s+\w*$")
+_DEALT = re.compile(r"\b(?:hands|vira)\s*:[^:]*$")
+
+
+def _case(a: Analysis, line: int, char: int) -> Iterator[lsp.CompletionItem]:
+    """In a conformance case file: the spec's cards where a hand, a vira or a played card is
+    written, its verbs and calls where an action names one."""
+    lines = a.text.split("\n")
+    before = lines[line][:char] if line < len(lines) else ""
+    ctx = context_at(a.text, line, char)
+    joined = flow_start(lines + [""], line, char)[1]
+    if _CARD_ARGUMENT.search(before) or ctx.key in ("hands", "vira") or _DEALT.search(joined):
+        yield from _deck(a, "cards_only")
+    elif _ACTION.search(before):
+        game = _game(a)
+        verbs = sorted(game.verbs) + list(game.aliases) if game is not None else []
+        for verb in dict.fromkeys(verbs + list(calls_of(a))):
+            yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb or call of the spec")
+
+
+def _deck(a: Analysis, place: str) -> Iterator[lsp.CompletionItem]:
+    if place in ("cards", "cards_only"):
+        for card in cards_of(a):
+            yield _item(card, lsp.CompletionItemKind.Constant, "a card of the deck")
+    if place in ("cards", "ranks"):
+        for rank in ranks_of(a):
+            yield _item(rank, lsp.CompletionItemKind.Constant, f"a rank of the deck (every {rank} of the deck)")
+    if place == "suits":
+        for suit in suits_of(a):
+            yield _item(suit, lsp.CompletionItemKind.Constant, "a suit of the deck")
+
+
 def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     path = ctx.value_path
     text = ctx.text.lstrip("\"'")
+    place = card_place(a, ctx)
+    if place is not None:
+        yield from _deck(a, place)
+        return
     site = site_of(path)
     if site is not None and not ctx.in_list:
         yield from _formula(a, site, text)
@@ -188,6 +283,13 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
             if name not in PROSE_KEYS:
                 yield _item(name, lsp.CompletionItemKind.Function, "a call of this contest")
         return
+    spec_path = _spec_path(path)
+    if len(spec_path) == 3 and spec_path[0] == "contests" and spec_path[2] in ("value", "cancels"):
+        kind, names = (("a hand value", list(_data(a).get("values") or {})) if spec_path[2] == "value"
+                       else ("a contest", [c for c in _data(a).get("contests") or {} if c != spec_path[1]]))
+        for name in names:
+            yield _item(name, lsp.CompletionItemKind.EnumMember, kind)
+        return
     if ctx.key == "extends":
         for name in bundled_names():
             yield _item(name, lsp.CompletionItemKind.Module, "a bundled spec")
@@ -200,10 +302,6 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     if ctx.path == ("verbs",):
         for verb in COMMON_VERBS + CARD_VERBS:
             yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb")
-        return
-    if ctx.key in ("ranking",) or "trumps" in ctx.path:
-        for card in cards_of(a):
-            yield _item(card, lsp.CompletionItemKind.Constant, "a card of the deck")
         return
     node = schema_at(path)
     if node is not None:
@@ -232,15 +330,10 @@ def _formula(a: Analysis, site: Any, text: str) -> Iterator[lsp.CompletionItem]:
             values = ", ".join(str(v) for v in node.get("values") or [])
             yield _item(name, lsp.CompletionItemKind.Variable, f"option ({values})", str(node.get("doc") or ""))
         return
-    called = re.search(r"(\w+)\(\s*['\"]\w*$", text)
+    called = _CALLED.search(text)
     if called and called.group(1) in FUNCTIONS:
         wants = FUNCTIONS[called.group(1)].names
-        if wants == "call":
-            names = list(calls_of(a))
-        elif wants == "contest":
-            names = list(_data(a).get("contests") or {})
-        else:
-            names = [str(r) for r in value_at(_data(a), ("deck", "ranks")) or []]
+        names = list(calls_of(a)) if wants == "call" else list(_data(a).get("contests") or {})
         for name in names:
             if name not in PROSE_KEYS:
                 yield _item(name, lsp.CompletionItemKind.EnumMember, f"a {wants}")
@@ -272,7 +365,10 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
         word, start, end = found
         span = lsp.Range(lsp.Position(line, start), lsp.Position(line, end))
         before = lines[line][:start]
-        in_formula = site_of(ctx.value_path) is not None and ctx.key is not None
+        # the value at the word (a flow may close later on the line) or the line's key's value
+        site = next((site_of(c.value_path) for c in (context_at(a.text, line, end), ctx)
+                     if c.key is not None and site_of(c.value_path) is not None), None)
+        in_formula = site is not None
         if before.endswith("options.") or (ctx.path == ("options",) and ctx.key == word):
             parts += _hover_option(a, word)
         if word in calls_of(a) and not before.endswith("options."):
@@ -284,13 +380,13 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
             f = FUNCTIONS[word]
             args = ", ".join(t.value for t in f.args) + (", ..." if f.variadic else "")
             parts.append(f"**{word}**({args}) -> {f.result.value}, {f.scope.value}\n\n{f.doc}")
-        if in_formula and ctx.key is not None:
-            site = site_of(ctx.value_path)
-            if site is not None and not parts:
-                parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
+        if site is not None and not parts:
+            parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
         if word in cards_of(a):
             parts += _hover_card(a, word)
-    source = _citation(a, ctx.value_path if ctx.key is not None else ctx.path)
+        elif word in ranks_of(a) and card_place(a, context_at(a.text, line, start)) in ("cards", "ranks"):
+            parts += _hover_rank(a, word)
+    source = None if a.case else _citation(a, ctx.value_path if ctx.key is not None else ctx.path)
     if source:
         parts.append(f"source: {source}")
     if not parts:
@@ -387,6 +483,27 @@ def _hover_card(a: Analysis, word: str) -> list[str]:
     return [text]
 
 
+def _hover_rank(a: Analysis, rank: str) -> list[str]:
+    """Every card of a bare rank: its rank under the ranking and under each turned card."""
+    spec = a.spec
+    if spec is None:
+        return []
+    cards = [c for c in spec.deck.cards if c[:len(rank)] == rank and c[len(rank):] in spec.deck.suits]
+    tiers = {c: i + 1 for i, tier in enumerate(spec.ranking.tiers) for c in tier}
+    n = len(spec.ranking.tiers)
+    text = f"**rank {rank}** under the ranking: " + ", ".join(f"{c} {tiers[c]} of {n}" for c in cards if c in tiers)
+    game = _game(a)
+    if game is not None and game.turns_card:
+        idx = [game.cards.index[c] for c in cards]
+        rows = []
+        for turned, row in game.strength.items():
+            if turned is not None:
+                ranks = [_rank(row, i) for i in idx]
+                rows.append(f"| {game.cards.ids[turned]} | " + " | ".join(f"{r} of {k}" for r, k in ranks) + " |")
+        text += (f"\n\n| turned | {' | '.join(cards)} |\n|---|{'---|' * len(cards)}\n" + "\n".join(rows))
+    return [text]
+
+
 def _citation(a: Analysis, path: tuple) -> str | None:
     data = _data(a)
     for n in range(len(path), -1, -1):
@@ -404,17 +521,25 @@ def _location(loc: Any) -> lsp.Location:
                         lsp.Range(lsp.Position(loc.line - 1, loc.col - 1), lsp.Position(loc.line - 1, loc.col - 1)))
 
 
-def definition(a: Analysis, line: int, char: int) -> list[lsp.Location]:
+def definition(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.Location]:
+    """The declarations of what the spec's structure names at the cursor (the one under the
+    cursor aside, unless it is the only one); for a word it does not use structurally, of
+    every declaration spelled so."""
     lines = a.text.split("\n")
     if line >= len(lines):
         return []
     if re.match(r"\s*extends\s*:", lines[line]) and a.base_path is not None:
         return [lsp.Location(a.base_path.resolve().as_uri(), lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)))]
-    found = word_at(lines[line], char)
-    if found is None:
+    targets = _targets_at(a, line, char)
+    if targets:
+        found = [u for u in refs.references(a.files(), _reader(a, read), targets) if u.declaration]
+        elsewhere = [u for u in found if not (Path(u.loc.file) == a.path and u.loc.line - 1 == line)]
+        return [_location(u.loc) for u in elsewhere or found]
+    word = word_at(lines[line], char)
+    if word is None:
         return []
     out = []
-    for path in declarations(a, found[0]):
+    for path in declarations(a, word[0]):
         tree: Located | None = a.base if a.base is not None and value_at(a.base.data, path) is not None else a.tree
         if tree is None:
             continue
@@ -424,31 +549,48 @@ def definition(a: Analysis, line: int, char: int) -> list[lsp.Location]:
     return out
 
 
-def references(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.Location]:
-    """Where a name is written in this file and the files it extends (prose and comments aside)."""
-    lines = a.text.split("\n")
-    if line >= len(lines):
+def references(a: Analysis, line: int, char: int, read: Any = None,
+               declaration: bool = True) -> list[lsp.Location]:
+    """Where the spec's structure uses the call, contest, hand value, option or option value
+    under the cursor, in this file and the files it extends (see refs.py)."""
+    targets = _targets_at(a, line, char)
+    if not targets:
         return []
-    found = word_at(lines[line], char)
-    if found is None or not declarations(a, found[0]):
-        return []
-    word = re.compile(rf"(?<!\w){re.escape(found[0])}(?!\w)")
-    out = []
-    for path in a.files():
-        text = a.text if path == a.path else (read(path) if read else None)
-        if text is None:
+    return [lsp.Location(Path(u.loc.file).resolve().as_uri(),
+                         lsp.Range(lsp.Position(u.loc.line - 1, u.loc.col - 1),
+                                   lsp.Position(u.loc.line - 1, u.loc.col - 1 + u.length)))
+            for u in refs.references(a.files(), _reader(a, read), targets, declaration)]
+
+
+def _targets_at(a: Analysis, line: int, char: int) -> set[refs.Target]:
+    """What the structure of this buffer names at the cursor (nothing in prose)."""
+    here = _tree_of(a.path, a.text) or a.own
+    if here is None:
+        return set()
+    return {t for t, loc, _ in refs.uses(here)
+            if loc.line - 1 == line and loc.col - 1 <= char <= loc.col - 1 + len(t.name)}
+
+
+def _reader(a: Analysis, read: Any) -> Any:
+    """A file's text: this buffer's, another open buffer's (`read`), or the file on disk."""
+    def text_of(path: Path) -> str | None:
+        if path == a.path:
+            return a.text
+        found = read(path) if read is not None else None
+        if found is None:
             try:
-                text = path.read_text(encoding="utf-8")
+                found = path.read_text(encoding="utf-8")
             except OSError:
-                continue
-        for n, body in enumerate(text.split("\n")):
-            code = body.split(" #")[0]
-            if re.match(rf"\s*(?:{'|'.join(PROSE_KEYS)})\s*:", code) or code.lstrip().startswith("#"):
-                continue
-            for m in word.finditer(code):
-                out.append(lsp.Location(path.resolve().as_uri(),
-                                        lsp.Range(lsp.Position(n, m.start()), lsp.Position(n, m.end()))))
-    return out
+                return None
+        return found
+    return text_of
+
+
+def _tree_of(path: Path, text: str) -> Located | None:
+    try:
+        return load_yaml(text, str(path))
+    except SpecError:       # a buffer that does not load: the last tree that did
+        return None
 
 
 # -- code actions ---------------------------------------------------------------------------
@@ -532,7 +674,3 @@ def _source_stub(a: Analysis, uri: str, line: int) -> lsp.CodeAction | None:
                             f'{" " * indent}source: ""\n')
     return lsp.CodeAction(f"Add a source: citation to {ctx.key}", kind=lsp.CodeActionKind.QuickFix,
                           edit=lsp.WorkspaceEdit(changes={uri: [edit]}))
-
-
-def words(text: str) -> Iterator[str]:
-    return (m.group() for m in WORD.finditer(text))

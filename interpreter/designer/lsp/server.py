@@ -157,13 +157,14 @@ def hover(ls: SpecServer, params: lsp.HoverParams) -> lsp.Hover | None:
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: SpecServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
     a = ls.analysis(params.text_document.uri)
-    return features.definition(a, params.position.line, params.position.character)
+    return features.definition(a, params.position.line, params.position.character, ls.read)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
 def references(ls: SpecServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
     a = ls.analysis(params.text_document.uri)
-    return features.references(a, params.position.line, params.position.character, ls.read)
+    return features.references(a, params.position.line, params.position.character, ls.read,
+                               params.context.include_declaration)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,

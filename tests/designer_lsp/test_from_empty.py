@@ -1,0 +1,68 @@
+"""A house variant written from an empty file with the editor's help alone.
+
+Every key, value, DSL name and call name below is one the server offered at the cursor, over
+the protocol, and is inserted as offered; the designer types only what no server could know
+(the variant's name, the name of a `when` entry, a verb of the house, numbers, operators,
+quotes, brackets and line breaks).
+The issue's bar: "A designer can write a house variant from an empty file with the editor's
+help alone, and sees every error the checker would report while typing."
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from lsprotocol import types as lsp
+
+from tests.designer_lsp.editor import ROOT, Editor, session
+
+# ("=label": take the offered item; anything else: typed)
+STEPS = [
+    "=extends", "=teg", "\n",
+    "=name", "house\n",
+    "=options", "\n  ", "=target", "\n    ", "=default", "=15", "\n",
+    "=when", "\n  short:\n    ", "=if", '"', "=options", "=target", " == ", "=15", '"\n    ',
+    "=set", "\n      ", "=match", "\n        ", "=end", "=end_of_hand", "\n",
+    "=values", "\n  ", "=envido", "\n    ", "=formula", '"if ', "=rank_count", "'", "=1", "') == 3 then 33 else if ",
+    "=suited", "2) then 20 + ", "=best_suited", "2) else ", "=best_single", '"\n',
+    "=contests", "\n  ", "=envido", "\n    ",
+    "=window", '"', "=trick", " == 1 and not ", "=played", " and not ", "=called", "'", "=truco", "')\"\n    ",
+    "=calls", "\n      ", "=falta_envido", " {", "=accept", "=total", ",\n        ",      # a flow mapping
+    "=after", "[", "=envido", ",\n          ", "=real_envido", "]}\n",                 # over three lines
+    "=verbs", "\n  me_voy: ", "=fold", "\n",
+]
+
+
+def test_a_house_variant_from_an_empty_file_by_completion_alone(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text("", encoding="utf-8")
+    seen: list[list[lsp.Diagnostic]] = []
+
+    async def take(e: Editor, label: str) -> None:
+        items = await e.client.text_document_completion_async(lsp.CompletionParams(e.doc(house), e.end(house)))
+        offered = {i.label: i for i in items.items}
+        assert label in offered, (label, e.texts[house.resolve().as_uri()], sorted(offered))
+        seen.append(await e.type(house, offered[label].insert_text or label))
+
+    async def body(e: Editor) -> None:
+        seen.append(await e.open(house))
+        for step in STEPS:
+            if step.startswith("="):
+                await take(e, step[1:])
+            else:
+                seen.append(await e.type(house, step))
+        assert seen[-1] == []
+        assert await e.save(house) == []            # the whole checker, the exhaustive pass included
+        return e.texts[house.resolve().as_uri()]
+
+    text = session(body, timeout=600)     # some seventy edits, each checked
+    assert seen[0] and all(d.severity == lsp.DiagnosticSeverity.Error for d in seen[0])
+    assert any(d.code == "schema" for d in seen[0])
+    assert sum(1 for diags in seen if any(d.severity == lsp.DiagnosticSeverity.Error for d in diags)) > 5
+    assert "falta_envido: {accept: total,\n        after: [envido,\n          real_envido]}" in text
+    house.write_text(text, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "interpreter", "check", str(house)], env=env, cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
