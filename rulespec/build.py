@@ -397,7 +397,7 @@ class Builder:
             kp = p + ("count",)
             count = Count(str(self.get(kp + ("procedure",), "announce")), self.formula(kp + ("good",), True),
                           self.formula(kp + ("announce",), True), str(self.get(kp + ("tie",), "nearer_lead")),
-                          self.cited(kp), self.span(kp))
+                          self.cited(kp), self.span(kp), str(self.get(kp + ("show",), "never")))
             value = str(self.get(p + ("value",), name))
             if value not in (self.get(("values",)) or {}):
                 self.error(p + ("value",), f"{value!r} is not a hand value defined under values")

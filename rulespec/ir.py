@@ -182,6 +182,7 @@ class Count:
     tie: str
     cited: Cited
     span: Span
+    show: str = "never"             # "hand_end": the winner's cards that make its value are shown then
 
 
 @dataclass(frozen=True)

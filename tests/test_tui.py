@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 
 import pytest
 from rich.console import Console
@@ -49,7 +50,7 @@ def test_the_board_shows_own_cards_and_points_but_never_the_others_hands() -> No
     board, out, _ = _board(answers=["q"], deals=[deal])
     board.play()
     text = out.getvalue()
-    assert "Your hand 7c 6c 1e" in text and "Points 33" in text
+    assert re.search(r"Your hand +7c 6c 1e +Points 33", text)
     assert not any(card in text for card in ("4o", "5b", "12e"))
 
 
@@ -113,7 +114,7 @@ def _spawn(*args: str):
     import sys
 
     pexpect = pytest.importorskip("pexpect")
-    env = {**os.environ, "PYTHONPATH": os.getcwd(), "COLUMNS": "110", "TERM": "dumb"}
+    env = {**os.environ, "PYTHONPATH": os.getcwd(), "COLUMNS": "110", "TERM": "dumb", "PROMPT_TOOLKIT_NO_CPR": "1"}
     return pexpect.spawn(sys.executable, ["-m", "interpreter", "play", *args], env=env, encoding="utf-8",
                          timeout=30, dimensions=(40, 110))
 
@@ -135,3 +136,60 @@ def test_the_terminal_board_in_a_pseudo_terminal() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_lines_are_edited_and_recalled_in_a_pseudo_terminal() -> None:
+    """Issue 15: "line editing and history". Up recalls the answer typed before, Backspace
+    edits it: "trucco" comes back and becomes "truco"."""
+    pexpect = pytest.importorskip("pexpect")
+    child = _spawn("teg", "--human", "0", "--seed", "3")
+    child.expect("Your move")
+    child.sendline("trucco")
+    child.expect("did you mean")
+    child.expect("Your move")
+    child.send("\x1b[A")                 # Up: the last answer again
+    child.send("\x7f\x7f")               # Backspace twice: "truc"
+    child.send("o\r")
+    child.expect("You: truco")
+    child.expect("Your move")
+    child.sendintr()
+    child.expect("You left the table.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+# Seat 0 (the mano, dealt first) holds a sota and a rey: seed 004, "the shared deck prints sota,
+# caballo, and rey as 8, 9, and 10", and "The fourteen ranks, highest first ... The board prints
+# that number under the cards still in your own hand" (1e is 1st, 12 8th, 10 10th).
+FACES = Deal((("1e", "12c", "10o"), ("4o", "5b", "6e")))
+
+
+def test_cards_print_as_the_deck_prints_them_with_their_trick_order() -> None:
+    board, out, _ = _board(answers=["q"], deals=[FACES], spec="board", seed=1)
+    board.play()
+    text = out.getvalue()
+    hand = next(line for line in text.splitlines() if "Your hand" in line)
+    order = text.splitlines()[text.splitlines().index(hand) + 1]
+    assert re.search(r"Your hand +1e 10c 8o ", hand), hand
+    assert re.search(r"trick order +1 +8 +10\b", order), order
+    assert "play 10c" in text and "play 8o" in text and "12c" not in text
+    assert board.understand("10c") == ("play 12c", None)           # typed as printed
+    assert board.understand("8O") == ("play 10o", None)
+
+
+def test_the_winning_envido_cards_are_printed_when_the_hand_is_over() -> None:
+    """Seed 004: "The cards of the winning envido are shown at the end of the hand": the bot's
+    33 (7c 6c) is printed after the hand, not while it is played."""
+    deal = Deal((("4o", "5b", "12e"), ("7c", "1e", "6c")))
+    board, out, _ = _board(answers=["envido", "fold"], deals=[deal], spec="board", seed=1)
+    board.flush()
+    board.state.apply("envido", 0)
+    board.state.apply("accept", 1)
+    board.state.apply("announce", 0)
+    board.state.apply("announce", 1)
+    board.flush()
+    assert "shows" not in out.getvalue()
+    board.state.apply("fold", 0)
+    board.flush()
+    assert "Seat 1 shows the envido 33: 7c 6c" in out.getvalue()

@@ -96,6 +96,7 @@ def facts(game: Game) -> dict[str, str]:
         out[f"{name} accepted pays"] = fx(cont.accept)
         out[f"{name} declined pays"] = fx(cont.decline)
         out[f"{name} count"] = f"{cont.count.procedure}; good when {fx(cont.count.good)}; ties: {cont.count.tie}"
+        out[f"{name} winner's cards shown"] = "when the hand is over" if cont.count.show == "hand_end" else "never"
         out[f"{name} wipes"] = ", ".join(cont.cancels) or "nothing"
         if cont.unraised:
             out[f"{name} unanswered declarations pay"] = f"{fx(cont.unraised.pays)} ({cont.unraised.mode})"

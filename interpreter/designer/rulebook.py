@@ -608,6 +608,8 @@ def _contest_rules(book: Book, c: Contest) -> list[str]:
         out.append(line + " " + t(ties.get(count.tie, "count.tie.nearer")))
     else:
         out.append(t("count.automatic") + " " + t(ties.get(count.tie, "count.tie.nearer")))
+    if count.show == "hand_end":
+        out.append(t("count.show", name=said(c.name)))
     if c.cancels:
         out.append(t("contest.cancels", names=t("list.sep").join(said(n) for n in c.cancels)))
     return out

@@ -187,7 +187,21 @@ def settle_accepted(m: Match, r: Rules, cont: CompiledContest, winner_seat: int 
     pay = _pay_facts(m, r, cont, team, caller_team, holders=compared if cont.declares else None)
     m.events.append({"type": "contest_won", "contest": cont.name, "seat": winner_seat, "team": team,
                      "value": value(m, r, cont, winner_seat)})
+    _hold_reveal(m, r, cont, winner_seat)
     score(m, r, team, int(formula(Ctx(m, r, winner_seat, team, pay))), cont.name)
+
+
+def _hold_reveal(m: Match, r: Rules, cont: CompiledContest, seat: int) -> None:
+    """With `count.show: hand_end`, the winner's cards that make its value are shown when the
+    hand is over (`scoring.reveal`), which is at once when these points end the match; never
+    earlier, so nobody learns them while the hand is played."""
+    if cont.show != "hand_end":
+        return
+    dealt = m.dealt[seat]
+    cards = r.values[cont.value].makers(dealt, m.turned)
+    m.shows.append({"type": "revealed", "contest": cont.name, "seat": seat, "team": r.team_of[seat],
+                    "value": value(m, r, cont, seat), "cards": [r.cards.ids[c] for c in cards],
+                    "whole_hand": len(cards) == len(dealt)})
 
 
 def _pay_facts(m: Match, r: Rules, cont: CompiledContest, team: int, caller_team: int,
@@ -250,5 +264,6 @@ def settle_unraised(m: Match, r: Rules, cont: CompiledContest) -> None:
     team = r.team_of[top]
     m.events.append({"type": "contest_won", "contest": cont.name, "seat": top, "team": team,
                      "value": value(m, r, cont, top)})
+    _hold_reveal(m, r, cont, top)
     score(m, r, team, int(pays(Ctx(m, r, top, team, _pay_facts(m, r, cont, team, team)))),
           cont.name)

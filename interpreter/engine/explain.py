@@ -7,7 +7,7 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.legal import acts
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, Action
-from interpreter.engine.rules import Rules, count_would_win, holds, may_answer
+from interpreter.engine.rules import CompiledContest, Rules, count_would_win, holds, may_answer
 
 
 def _rule(f: Formula, cited_source: str | None = None) -> str:
@@ -136,7 +136,7 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
     if cont.declares and not holds(st, g, cont, seat):
         return f"seat {seat} does not hold a {cont.value}: it cannot be called without one"
     if cs.status == CLOSED:
-        return f"the {cont.name} is over for this hand"
+        return f"the {cont.name} is over for this hand{_why_closed(st, g, cont)}"
     used = [c for c, _ in cs.chain]
     p = st.pending
     if p is not None and p.contest == cont.index:
@@ -179,6 +179,23 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
     if not cont.allowed[name](ctx):
         return _not_allowed(name, call)
     return f"{name} cannot be called now"
+
+
+def _why_closed(st: Match, g: Rules, cont: CompiledContest) -> str:
+    """Why a contest is closed: another contest wiped it (named, with the seat that opened that
+    one), or it was settled (scored, declined or tied)."""
+    for e in reversed(st.events):
+        if e["type"] == "deal":
+            break
+        if e["type"] == "wiped" and e["contest"] == cont.name:
+            by = next(d for d in g.contests if d.name == e["by"])
+            chain = st.contests[by.index].chain
+            who = f"seat {chain[0][1]}" if chain else "a seat"
+            sung = "declared" if by.declares else "called"
+            return f": {who} {sung} {by.name}, which wipes the {cont.name}"
+    if st.contests[cont.index].chain:
+        return ": it has been settled"
+    return ""
 
 
 def _not_allowed(name: str, call: ContestCall) -> str:

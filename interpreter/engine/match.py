@@ -61,6 +61,7 @@ class Match:
     results: list[int] = field(default_factory=list, metadata=_meta(LIST, True, True))  # each trick's team or TIE
     called_log: list[str] = field(default_factory=list, metadata=_meta(LIST, True, True))  # calls in order made
     redeal_same: bool = field(default=False, metadata=_meta(SHARE, True, True))         # annulled: same dealer again
+    shows: list[Event] = field(default_factory=list, metadata=_meta(LIST, True, True))  # reveals held to the hand's end
     dealt: list[tuple[int, ...]] = field(default_factory=list, metadata=_meta(LIST, True, False))  # each seat's deal
     hands: list[list[int]] = field(default_factory=list, metadata=_meta(LISTS, True, False))  # cards still held
     trick: list[Played] = field(default_factory=list, metadata=_meta(LIST, True, False))  # the trick being played

@@ -40,6 +40,7 @@ class CompiledContest:
         self.announce = compile_(ir.count.announce)
         self.procedure = ir.count.procedure
         self.tie = ir.count.tie
+        self.show = ir.count.show
         self.declares = ir.declares
         self.openers = tuple(c.name for c in ir.calls if c.opens)
 

@@ -22,7 +22,14 @@ def score(m: Match, r: Rules, team: int, points: int, reason: str) -> None:
         finish(m, team)
 
 
+def reveal(m: Match) -> None:
+    """Make public the cards the rules held back until the hand is over (`count.show`)."""
+    m.events.extend(m.shows)
+    m.shows = []
+
+
 def finish(m: Match, team: int) -> None:
+    reveal(m)                       # the hand is over too: "or at once when those points end the match"
     m.match_over = True
     m.hand_over = True
     m.winner = team

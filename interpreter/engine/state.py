@@ -366,6 +366,7 @@ class State(Match):
         self.redeal_same = dealer == "same"
         self.hand_over = True
         self.events.append({"type": "annulled", "seat": seat, "by": name})
+        scoring.reveal(self)
 
     def _accept(self, seat: int) -> None:
         p = self.pending
@@ -430,6 +431,7 @@ class State(Match):
         self.hand_over = True
         self.pending = self.suspended = None
         self.count = None
+        scoring.reveal(self)
         self.events.append({"type": "hand_over", "winner": None if team in (None, NOBODY) else team,
                             "score": list(self.score)})
         if g.spec.match.end != "immediately":

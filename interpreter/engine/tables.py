@@ -54,6 +54,14 @@ def turned_tables(cards: Cards, ranking: Ranking, trumps: Trumps | None) -> dict
     return {turned: _with_trumps(cards, trumps, turned, base, top) for turned in range(len(cards))}
 
 
+def places(strength: Sequence[int]) -> list[int]:
+    """Each card's place in the trick order, 1 the highest, cards of equal strength sharing one:
+    the number seed 004's board prints under the cards in hand."""
+    levels = sorted(set(strength), reverse=True)
+    place = {level: k + 1 for k, level in enumerate(levels)}
+    return [place[s] for s in strength]
+
+
 def _with_trumps(cards: Cards, trumps: Trumps, turned: int, base: list[int], top: int) -> Turned:
     strength, points, trump = list(base), list(cards.points), [False] * len(cards)
     trump_points = dict(trumps.points)
@@ -167,6 +175,20 @@ class HandValues:
                     else int(self._formula(ctx))
             value = self._table[dealt] = self._table[key]
             return value
+
+    def makers(self, hand: Sequence[int], turned: int | None = None) -> tuple[int, ...]:
+        """The cards that make the hand's value: the first smallest part of the hand (in the
+        order given) that is worth the same on its own, such as the two cards of one suit of
+        an envido. The whole hand when no smaller part is, as for a flor. Not kept in the table,
+        which holds whole hands only."""
+        whole = self(hand, turned)
+        view = self._views[turned]
+        for size in range(1, len(hand)):
+            for part in itertools.combinations(hand, size):
+                ctx = HandCtx(tuple(sorted(part)), view)
+                if (self._holds is None or self._holds(ctx)) and int(self._formula(ctx)) == whole:
+                    return part
+        return tuple(hand)
 
     def fill(self, n_cards: int, size: int) -> None:
         """Compute every hand under every turned card (analysis and the bench want it all)."""

@@ -20,6 +20,7 @@ from rulespec.ir import COMMON_VERBS
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.engine.game import Game
+from interpreter.engine.tables import places
 from interpreter.server.errors import ApiError
 
 _Key = tuple[str, tuple[tuple[str, Any], ...]]          # a spec's name and its chosen option values
@@ -120,8 +121,6 @@ def _order(game: Game) -> dict[str, dict[str, int]]:
     card is turned): the number seed 004's board prints under the cards in hand."""
     out = {}
     for turned, strength in game.strength.items():
-        levels = sorted(set(strength), reverse=True)
-        place = {level: k + 1 for k, level in enumerate(levels)}
         key = "" if turned is None else game.cards.ids[turned]
-        out[key] = {game.cards.ids[c]: place[s] for c, s in enumerate(strength)}
+        out[key] = dict(zip(game.cards.ids, places(strength), strict=True))
     return out

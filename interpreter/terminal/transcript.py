@@ -10,25 +10,37 @@ from rich.rule import Rule
 from interpreter.bots import BOTS
 from interpreter.engine.game import Game
 from interpreter.engine.state import State, turns
+from interpreter.terminal.words import Words
 
 
-def describe(event: dict[str, Any], game: Game) -> str | None:
-    """One line for one event (the full, omniscient view: a transcript shows every hand)."""
+def describe(event: dict[str, Any], game: Game, words: Words | None = None) -> str | None:
+    """One line for one event (the full, omniscient view: a transcript shows every hand), cards
+    as the spec's English labels print them."""
+    words = words or Words(game)
     kind = event["type"]
     seat = event.get("seat")
     if kind == "hand":
-        return f"  seat {seat} (team {game.team_of[event['seat']]}) holds [bold]{' '.join(event['cards'])}[/]"
+        cards = " ".join(words.card(c) for c in event["cards"])
+        return f"  seat {seat} (team {game.team_of[event['seat']]}) holds [bold]{cards}[/]"
     if kind == "action":
         if event["action"] == "cover":
-            return f"  seat {seat}: cover {event.get('card', '??')} (face down)" if "card" in event else None
-        shown = f" ({event['card']})" if "card" in event else ""
-        return f"  seat {seat}: [cyan]{event['action']}[/]{shown}"
+            return f"  seat {seat}: cover {words.card(event['card'])} (face down)" if "card" in event else None
+        shown = f" ({words.card(event['card'])})" if "card" in event else ""
+        verb, _, arg = event["action"].partition(" ")
+        action = f"{verb} {words.card(arg)}" if verb == "play" and arg in game.cards.index else event["action"]
+        return f"  seat {seat}: [cyan]{action}[/]{shown}"
     if kind == "accepted" and "worth" in event:
         return f"    → {event['call']} accepted: the hand is worth {event['worth']}"
     if kind == "announce":
         return f"    → seat {seat} announces {event['value']} for {event['contest']}"
     if kind == "contest_won":
         return f"    → {event['contest']} goes to seat {seat} (team {event['team']}) with {event['value']}"
+    if kind == "revealed":
+        whole = " (the whole hand)" if event["whole_hand"] else ""
+        return (f"    → seat {seat} shows the {event['contest']} {event['value']}: "
+                f"[bold]{' '.join(words.card(c) for c in event['cards'])}[/]{whole}")
+    if kind == "annulled":
+        return f"    → seat {seat} annuls the deal ({event['by']})"
     if kind == "wiped":
         return f"    → {event['contest']} is wiped by {event['by']}"
     if kind == "forbidden":
@@ -48,14 +60,14 @@ def describe(event: dict[str, Any], game: Game) -> str | None:
 def revealed(state: State) -> list[str]:
     """At the end of a hand, the cards of every seat that never saw its own hand (a hand
     played blind), now shown: the transcript sees every hand once it may be shown."""
-    ids, out = state.game.cards.ids, []
+    ids, words, out = state.game.cards.ids, Words(state.game), []
     deals = [i for i, e in enumerate(state.events) if e["type"] == "deal"]
     hand = state.events[deals[-1] if deals else 0:]
     shown = {e["seat"] for e in hand if e["type"] == "hand"}
     for seat, cards in enumerate(state.dealt):
         if seat not in shown and cards:
-            out.append(f"  seat {seat} (team {state.game.team_of[seat]}) held [bold]{' '.join(ids[c] for c in cards)}"
-                       f"[/], played blind")
+            held = " ".join(words.card(ids[c]) for c in cards)
+            out.append(f"  seat {seat} (team {state.game.team_of[seat]}) held [bold]{held}[/], played blind")
     return out
 
 
@@ -68,12 +80,13 @@ def play_match(game: Game, seed: int | None, console: Console, max_hands: int | 
     opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
     console.print(Rule(f"{game.spec.title} — {opts}"))
     shown = 0
+    words = Words(game)
 
     def flush() -> None:
         nonlocal shown
         for event in state.events[shown:]:
             if event["type"] == "deal":
-                turned = f", turned card {event['turned']}" if event["turned"] else ""
+                turned = f", turned card {words.card(event['turned'])}" if event["turned"] else ""
                 special = f" [{', '.join(event['special'])}]" if event["special"] else ""
                 console.print(Rule(f"hand {event['hand']}: dealer seat {event['dealer']}, "
                                    f"mano seat {event['mano']}{turned}{special}", style="dim"))
@@ -83,7 +96,7 @@ def play_match(game: Game, seed: int | None, console: Console, max_hands: int | 
             if event["type"] == "hand_over":
                 for shown_line in revealed(state):
                     console.print(shown_line, highlight=False)
-            line = describe(event, game)
+            line = describe(event, game, words)
             if line:
                 console.print(line, highlight=False)
         shown = len(state.events)

@@ -20,10 +20,9 @@ from rich.text import Text
 from interpreter.bots import Bot
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.state import State, turns
+from interpreter.terminal.words import Words
 
 QUIT = ("q", "quit", "exit")
-ANSWERS = {"accept": "accept", "decline": "decline", "fold": "fold", "announce": "announce",
-           "good": "yours are good"}
 
 
 class TerminalBoard:
@@ -44,14 +43,11 @@ class TerminalBoard:
         self.state = game.new_match(seed=seed, deals=deals)
         self._shown = 0
         self._dealt: list[str] = []             # the human's cards as dealt: their numbers stay
-        self.labels = {kind: dict(labels) for lang, kinds in game.spec.display if lang == "en"
-                       for kind, labels in kinds}.get("calls", {})
+        self.words = Words(game)
 
     def label(self, action: str) -> str:
-        """An action in the spec's English display words (falta_envido: Match envido)."""
-        verb, _, rest = action.partition(" ")
-        word = self.labels.get(verb) or ANSWERS.get(verb) or verb
-        return f"{word} {rest}".strip()
+        """An action in the spec's English display words: a call's label, a card as printed."""
+        return self.words.action(action)
 
     # -- words ---------------------------------------------------------------------------
 
@@ -73,7 +69,7 @@ class TerminalBoard:
             self._dealt = list(event["cards"])
             return None
         if kind == "deal":
-            turned = f", turned card {event['turned']}" if event["turned"] else ""
+            turned = f", turned card {self.words.card(event['turned'])}" if event["turned"] else ""
             return f"[bold]— hand {event['hand']}: {self.who(event['dealer'])} dealt{turned} —[/]"
         if kind == "action" and event["action"] in ("announce", "good"):
             return None                                # the count's own events say it
@@ -86,6 +82,12 @@ class TerminalBoard:
             return f"    {self.who(event['seat'])} → yours are good"
         if kind == "contest_won":
             return f"    {event['contest']} to {self.side(event['team'])} with {event['value']}"
+        if kind == "revealed":
+            shows = "show" if event["seat"] == self.human else "shows"
+            whole = " (the whole hand)" if event["whole_hand"] else ""
+            cards = " ".join(self.words.card(c) for c in event["cards"])
+            return (f"    {self.who(event['seat'])} {shows} the {event['contest']} {event['value']}: "
+                    f"[bold]{cards}[/]{whole}")
         if kind == "trick":
             side = self.side(event['winner']) if event['winner'] is not None else 'Tie'
             return f"  [yellow]trick {event['number']}: {side}[/]"
@@ -119,18 +121,15 @@ class TerminalBoard:
         rows.append(Text.from_markup(f"[bold]Score[/] {score}  (to {obs['target']})   hand {obs['hand_number']}, "
                                      f"worth {obs['hand_worth']}"))
         if obs["turned"]:
-            rows.append(Text(f"Turned card: {obs['turned']}"))
+            rows.append(Text(f"Turned card: {self.words.card(obs['turned'])}"))
         strip = [("Tie" if r == "tie" else self.side(r)) for r in obs["tricks"]]
         strip += ["–"] * max(0, self.game.hand_size - len(strip))
         rows.append(Text("Tricks: " + " | ".join(strip)))
         trick = obs["table"][-1] if len(obs["table"]) == obs["trick"] else []
         if trick:
             rows.append(Text("On the table: " + ", ".join(
-                f"{self.who(p['seat'])} {p['card'] or 'face down'}" for p in trick)))
-        hand = " ".join(obs["hand"]) if obs["hand"] is not None else "(blind: play by position)"
-        values = "  ".join(f"{'Points' if k == self._points_value() else k} {v}"
-                           for k, v in obs["values"].items() if v is not None)
-        rows.append(Text.from_markup(f"[bold]Your hand[/] {hand}   {values}", ))
+                f"{self.who(p['seat'])} {self.words.card(p['card'])}" for p in trick)))
+        rows.append(self._hand(obs))
         if obs["count"]:
             said = ", ".join(f"{self.who(a['seat'])} {a['value'] if a['value'] is not None else 'good'}"
                              for a in obs["count"]["announced"]) or "nobody yet"
@@ -144,8 +143,27 @@ class TerminalBoard:
         rows.append(legal)
         return Panel(Group(*rows), title=f"{self.game.spec.title} — {self.who(self.human)} (seat {self.human})")
 
-    def _points_value(self) -> str | None:
-        return self.game.contests[0].value if self.game.contests else None
+    def _hand(self, obs: dict[str, Any]) -> Any:
+        """The own hand as its cards print, each card's place in the trick order under it
+        (seed 004: "The board prints that number under the cards still in your own hand"), and
+        its values in display words ("Your own hand prints its envido as Points")."""
+        values = "  ".join(f"{self._value_name(k)} {v}" for k, v in obs["values"].items() if v is not None)
+        if obs["hand"] is None:
+            return Text.from_markup(f"[bold]Your hand[/] (blind: play by position)   {values}")
+        places = self.words.places(obs["turned"])
+        grid = Table.grid(padding=(0, 1))
+        grid.add_row(Text.from_markup("[bold]Your hand[/]"), *(self.words.card(c) for c in obs["hand"]),
+                     Text(f"  {values}"))
+        grid.add_row(Text("trick order", style="dim"), *(str(places[c]) for c in obs["hand"]))
+        return grid
+
+    def _value_name(self, name: str) -> str:
+        """A hand value's display label; the first contest's value reads "Points" where the
+        spec gives it no label."""
+        if name in self.words.values:
+            return self.words.value(name)
+        first = self.game.contests[0].value if self.game.contests else None
+        return "Points" if name == first else name
 
     # -- playing -------------------------------------------------------------------------
 
@@ -186,6 +204,8 @@ class TerminalBoard:
         words.update({a.lower().replace("_", " "): a for a in legal})
         words.update({self.label(a).lower(): a for a in legal})
         words.update({a.split(" ", 1)[1].lower(): a for a in legal if a.startswith("play ")})
+        words.update({self.words.card(a.split(" ", 1)[1]).lower(): a for a in legal      # as printed
+                      if a.startswith("play ") and a.split(" ", 1)[1] in self.game.cards.index})
         low = text.lower()
         if low in words:
             return words[low], None
@@ -248,10 +268,14 @@ class TerminalBoard:
 
 
 def _line_editor(console: Console) -> Callable[[str], str]:
-    """Input with line editing and history: readline where the terminal has it."""
-    if sys.stdin.isatty():
-        try:
-            import readline  # noqa: F401  (input() then edits lines and keeps a history)
-        except ImportError:
-            pass
+    """In a terminal, prompt_toolkit's line editor: arrows, Home/End, Ctrl-A/E/K/U/W, and the
+    answers typed this match recalled with Up and Down. prompt_toolkit rather than readline:
+    it works the same on every platform (readline is missing on Windows and is libedit on
+    macOS), and it leaves the board's output alone. Elsewhere (a pipe, a file) a plain input."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        session: PromptSession[str] = PromptSession(history=InMemoryHistory())
+        return lambda prompt: session.prompt(prompt)
     return lambda prompt: console.input(prompt)

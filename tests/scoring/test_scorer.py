@@ -63,6 +63,7 @@ EVENT_KEYS = {
     "hand_over": {"winner", "score"}, "match_over": {"winner", "score"}, "announce": {"seat", "contest", "value"},
     "good": {"seat"}, "contest_won": {"contest", "seat", "team", "value"}, "contest_tied": {"contest"},
     "wiped": {"contest", "by"}, "annulled": {"seat", "by"}, "forbidden": {"seat", "call"},
+    "revealed": {"contest", "seat", "team", "value", "cards", "whole_hand"},
 }
 
 

@@ -269,3 +269,51 @@ def test_an_invitation_link_seats_a_player_in_another_browser_once(page, live_se
     third.goto(seat_link)
     third.wait_for_selector("#board[data-version]")
     assert third.title().endswith("seat 1")
+
+
+def _table_of_humans(devices, server, spec: str, seed: int):
+    """A four-seat match with no bot, each seat claimed on a device of its own: the match, and
+    one page per seat, the board drawn."""
+    import urllib.request
+    body = json.dumps({"spec": spec, "options": {"players": 4}, "seed": seed, "bots": {}}).encode()
+    request = urllib.request.Request(f"{server.url}/api/matches", data=body, method="POST",
+                                      headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        made = json.load(answer)
+    pages = {}
+    for seat, invitation in made["invitations"].items():
+        page = devices()
+        page.goto(f"{server.url}/?fast=1#match={made['match']}&code={invitation['code']}")
+        page.wait_for_selector("#board[data-version]")
+        pages[int(seat)] = page
+    return server.app.state.book.matches[made["match"]], pages
+
+
+LOG_LINES = "() => [...document.querySelectorAll('#log li')].map((li) => li.textContent)"
+
+
+@pytest.mark.parametrize("spec,opponents_see", [("reglamento", True), ("teg", False)])
+def test_a_sena_is_seen_by_whom_the_spec_says(devices, live_server, spec, opponents_see) -> None:
+    """Reglamento: "une seña envoyée est visible de toute la table"; teg: "la seña se hace con un
+    botón: llega sola al compañero y el rival no la ve". The seat to act sends a seña from its
+    board, then plays a card: its partner sees the seña; each opponent sees it, or (the stream
+    being in order) sees the card with no seña before it."""
+    match, pages = _table_of_humans(devices, live_server, spec, seed=7)
+    sender = match.state.current_player()
+    partner, opponents = (sender + 2) % 4, [(sender + 1) % 4, (sender + 3) % 4]
+    board = pages[sender]
+    assert board.locator("#signal-to").inner_text() == \
+        ("Seen by the whole table." if opponents_see else "Seen by your partners only.")
+    name = match.game.signals.names[0]
+    board.select_option("#signal", name)
+    board.click("#signal-send")
+    said = f"signals {name.replace('_', ' ')}"
+    pages[partner].wait_for_function(f"() => document.querySelector('#log').textContent.includes({said!r})")
+    board.locator("#hand button.playable").first.click()
+    for seat in opponents:
+        page = pages[seat]
+        page.wait_for_function(f"() => [...document.querySelectorAll('#log li')].some((li) => "
+                               f"li.textContent.startsWith('Seat {sender}: ') && !li.textContent.includes('signals'))")
+        lines = page.evaluate(LOG_LINES)
+        assert any(said in line for line in lines) == opponents_see, (seat, lines)
+    assert any(said in line for line in pages[sender].evaluate(LOG_LINES))

@@ -1,5 +1,5 @@
-"""The board's layout and seed 004's displays in Debian's Chromium, at a laptop's 1280×800 and a
-phone's 390×844, for 2, 4 and 6 players: no box over another (the turned card, the trick's
+"""The board's layout and seed 004's displays in Debian's Chromium, at a laptop's 1280×800, a wide
+screen's 1440×900 and a phone's 390×844, for 2, 4 and 6 players: no box over another (the turned card, the trick's
 cards, the banner, the seats, the hand), nothing wider than the screen, the finished trick
 held with its winning card marked before it is cleared, every display seed 004 names, no
 console error, and no serious accessibility violation (axe-core, vendored under
@@ -14,7 +14,7 @@ import pytest
 from tests.web.test_board import choose, open_match, press, synced
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
-SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+SIZES = {"laptop": (1280, 800), "phone": (390, 844), "wide": (1440, 900)}
 TABLES = [("teg", {}), ("board", {"players": 4, "flor": True}), ("board", {"players": 6}), ("paulista", {})]
 
 OVERLAPS = """() => {
@@ -196,6 +196,38 @@ def test_announce_says_its_value_and_the_hand_ends_with_a_summary(sized, live_se
     text = page.locator("#summary").inner_text()
     assert "Tricks:" in text and "Points:" in text and "Envido" in text
     page.screenshot(path=str(shots / "summary.png"), full_page=True)
+
+
+def test_the_winning_envido_cards_are_shown_when_the_hand_is_over(sized, live_server, shots) -> None:
+    """Seed 004: "The cards of the winning envido are shown at the end of the hand ... An accepted
+    envido that does not end the match leaves those cards hidden until the hand is over." Seat 0
+    calls envido with a high one and folds at its next turn; where the envido was accepted, the
+    summary draws the winner's cards, and nothing of them was on the page before."""
+    from interpreter import load_game
+    game = load_game("board")
+    candidates = [s for s in range(1, 400) if (lambda o: "envido" in o["legal"] and o["values"]["envido"] >= 30)(
+        game.new_match(seed=s).observation(0))][:6]
+    page = sized(*SIZES["laptop"])
+    for seed in candidates:
+        match = open_match(page, live_server, "board", seed=seed)
+        hand = match.state.hand_number
+        press(page, match, "envido")
+        while match.state.hand_number == hand and not match.state.match_over:
+            obs = synced(page, match)
+            assert page.locator("#summary li.revealed").count() == 0
+            assert " shows " not in page.locator("#log").inner_text() and "You show" not in page.locator("#log").inner_text()
+            legal = obs["legal"]
+            press(page, match, next((a for a in ("announce", "accept", "fold") if a in legal), legal[0]))
+        shown = [e for e in match.state.events if e["type"] == "revealed"]
+        if not shown:
+            continue                                    # the envido was declined: nothing to show
+        page.wait_for_selector(f'#summary h2:text-is("Hand {hand}")')
+        drawn = page.locator("#summary li.revealed .face").evaluate_all("fs => fs.map(f => f.dataset.card)")
+        assert drawn == shown[-1]["cards"]
+        assert page.locator("#summary li.revealed").get_attribute("data-seat") == str(shown[-1]["seat"])
+        page.screenshot(path=str(shots / "summary-revealed.png"), full_page=True)
+        return
+    raise AssertionError(f"no accepted envido in seeds {candidates}")
 
 
 def test_keyboard_play_keeps_the_focus_and_locks_while_in_flight(sized, live_server) -> None:

@@ -237,6 +237,8 @@ MESSAGES.update({
     "count.tie.farther": "Equal points go to the player farther from the mano.",
     "count.tie.mano": "Equal points go to the mano's team.",
     "count.tie.nobody": "With equal points nobody scores.",
+    "count.show": ("The cards of the winning {name} are shown when the hand is over,"
+                   " or at once when its points end the match."),
     "chains.intro": "What each chain of calls pays, computed by playing it at the start of a match: accepted, "
                     "to the better hand; declined, to the last caller.",
     "chains.varies": "A row marked * depends on the score: accepted, it pays {accept}; declined, {decline}, "

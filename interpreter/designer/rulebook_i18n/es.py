@@ -225,6 +225,8 @@ MESSAGES = {
     "count.tie.farther": "A igual puntaje gana el más alejado del mano.",
     "count.tie.mano": "A igual puntaje gana el equipo del mano.",
     "count.tie.nobody": "A igual puntaje nadie anota.",
+    "count.show": ("Las cartas del {name} ganador se muestran al terminar la mano,"
+                   " o en el acto si sus puntos terminan el partido."),
     "chains.intro": "Lo que paga cada cadena de cantos, calculado jugándola al comienzo de un partido: querida, "
                     "al que tiene más; no querida, al último que cantó.",
     "chains.varies": "Una fila marcada con * depende del tanteador: querida paga {accept}; no querida, "

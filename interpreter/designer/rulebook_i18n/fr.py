@@ -223,6 +223,8 @@ MESSAGES = {
     "count.tie.farther": "À égalité de points, gagne le joueur le plus éloigné de la mano.",
     "count.tie.mano": "À égalité de points, gagne l'équipe de la mano.",
     "count.tie.nobody": "À égalité de points, personne ne marque.",
+    "count.show": ("Les cartes du {name} gagnant sont montrées à la fin de la donne,"
+                   " ou aussitôt si ses points finissent la partie."),
     "chains.intro": "Ce que rapporte chaque suite d'annonces, calculé en la jouant au début d'une partie : "
                     "acceptée, à la meilleure main ; refusée, au dernier annonceur.",
     "chains.varies": "Une ligne marquée * dépend du score : acceptée, elle rapporte {accept} ; refusée, "

@@ -221,6 +221,8 @@ MESSAGES = {
     "count.tie.farther": "Com pontos iguais ganha o jogador mais longe do mão.",
     "count.tie.mano": "Com pontos iguais ganha a dupla do mão.",
     "count.tie.nobody": "Com pontos iguais ninguém marca.",
+    "count.show": ("As cartas do {name} vencedor são mostradas no fim da mão,"
+                   " ou na hora se os seus pontos terminam a partida."),
     "chains.intro": "O que paga cada sequência de pedidos, calculado jogando-a no início de uma partida: aceita, "
                     "à melhor mão; recusada, ao último que pediu.",
     "chains.varies": "Uma linha marcada com * depende do placar: aceita, paga {accept}; recusada, {decline}, "

@@ -319,7 +319,7 @@ async function banner(text) {
 // -- the log and the end-of-hand summary -------------------------------------------------
 
 function newHand(number) {
-  board.hand = { number, tricks: [], counts: {}, won: [], points: [] };
+  board.hand = { number, tricks: [], counts: {}, won: [], points: [], shown: [] };
 }
 
 // Every event is written to the log and to the hand's summary, replayed or live.
@@ -348,6 +348,9 @@ function tell(event, past) {
   else if (t === "contest_won") {
     line = `${name(event.contest)} to ${who(event.seat)} (${side(event.team)}) with ${event.value}`;
     board.hand.won.push(event);
+  } else if (t === "revealed") {
+    line = `${who(event.seat)} ${event.seat === board.seat ? "show" : "shows"} ${name(event.contest).toLowerCase()} ${event.value}: ${event.cards.map(cardName).join(", ")}${event.whole_hand ? " (the whole hand)" : ""}`;
+    board.hand.shown.push(event);
   } else if (t === "contest_tied") line = `${name(event.contest)}: tied, nobody scores`;
   else if (t === "trick") {
     line = `Trick ${event.number}: ${event.winner === null ? "Tie" : side(event.winner)}`;
@@ -385,6 +388,17 @@ function summarize() {
   for (const won of h.won) {
     const said = Object.entries(h.counts).map(([s, v]) => `${who(Number(s))} ${v}`).join(", ");
     add(`${name(won.contest)}: ${who(won.seat)} won with ${won.value}${said ? ` (announced: ${said})` : ""}`);
+  }
+  // The cards the rules make public once the hand is over (the spec's `count.show`).
+  for (const shown of h.shown) {
+    const li = document.createElement("li");
+    li.className = "revealed";
+    li.dataset.seat = String(shown.seat);
+    const cards = document.createElement("span");
+    cards.className = "shown-cards";
+    cards.append(...shown.cards.map(cardFace));
+    li.append(`${name(shown.contest)} ${shown.value} shown by ${who(shown.seat)}${shown.whole_hand ? " (the whole hand)" : ""}: `, cards);
+    list.append(li);
   }
   const by = h.points.map((p) => `${side(p.team)} +${p.points} ${name(p.reason).toLowerCase()}`);
   add(`Points: ${by.join(", ") || "none"}`);
