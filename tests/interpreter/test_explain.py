@@ -178,3 +178,51 @@ def test_a_stake_call_refused_by_its_rule() -> None:
     assert reason is not None and reason.startswith(
         "nove may not be called now: a stake call may be made only when what the hand is worth at that moment is "
         "less than the points needed to win the match minus the player's team's score"), reason
+
+
+def test_a_declaration_does_not_answer_a_raise() -> None:
+    """teg: "Contraflor: la canta el que también tiene flor"; the flor answers nothing but a flor
+    (its own is the answer to another's): to seat 1's contraflor, seat 0's flor is no answer, and the
+    reason says so and nothing else."""
+    st = _state(("teg", {"players": 4, "flor": True}), FLOR4, ["0 flor", "1 contraflor"])
+    assert st.why_illegal("flor", seat=0) == "flor cannot answer contraflor"
+
+
+HOUSE = """\
+name: casa_de_prueba
+title: A house variant whose rules have several parts
+source: "a test's own house rules"
+extends: teg
+fold:
+  when: "not counting and trick == 1"
+  source: "house rule: one leaves the hand in the first trick only"
+contests:
+  envido:
+    calls:
+      real_envido:
+        allowed: "in_chain('envido') == 0 and score_us < 20"
+        source: "house rule: no real envido after an envido, nor from 20 points on"
+"""
+
+
+def test_a_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> None:
+    """A condition of parts joined by `and` (here a house variant's fold and `allowed:` rules) is
+    said in words with the parts that fail now first, for every kind of rule."""
+    path = tmp_path / "casa.yaml"
+    path.write_text(HOUSE, encoding="utf-8")
+    game = load_game(str(path), {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, TRUCO)))])
+    st.apply("play 1e", seat=0)
+    st.apply("play 5o", seat=1)
+    assert st.why_illegal("fold", seat=0) == (
+        "seat 0 may not fold now: the first trick is over; a player may fold only when no count is under way "
+        "and it is the first trick [not counting and trick == 1] "
+        "(house rule: one leaves the hand in the first trick only)")
+    st = game.new_match(seed=0, score=[20, 0], deals=[Deal(tuple(map(tuple, TRUCO)))])
+    st.apply("envido", seat=0)
+    reason = st.why_illegal("real_envido", seat=1)
+    assert reason == (
+        "real_envido is not allowed after this chain: the number of envido calls in the chain so far is not 0; "
+        "real_envido is allowed only when the number of envido calls in the chain so far is 0 and the player's "
+        "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20] "
+        "(house rule: no real envido after an envido, nor from 20 points on)"), reason
