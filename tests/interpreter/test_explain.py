@@ -175,9 +175,10 @@ def test_a_stake_call_refused_by_its_rule() -> None:
     st = _state(("paulista", {"players": 4, "raise_cap": "match_point"}), deal, ["0 truco", "1 seis", "2 accept"],
                 score=[6, 0])
     reason = st.why_illegal("nove", seat=0)
-    assert reason is not None and reason.startswith(
+    assert reason == (
         "nove may not be called now: a stake call may be made only when what the hand is worth at that moment is "
-        "less than the points needed to win the match minus the player's team's score"), reason
+        "less than the points needed to win the match minus the player's team's score "
+        f"[options.raise_cap == 'none' or stake < target - score_us] ({st.game.spec.stakes.cited.source})"), reason
 
 
 def test_a_declaration_does_not_answer_a_raise() -> None:
