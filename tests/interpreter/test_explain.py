@@ -81,6 +81,9 @@ CASES = [
      "(Flor: 3 puntos. No se contesta, se cobra."),
     ("a flor is not declined", ("teg", {"players": 2, "flor": True}), FLOR, ["0 flor"], "1 decline",
      "flor is not answered with decline: seat 1, asked, answers it with flor, contraflor or contraflor al resto"),
+    # uruguayo's flor takes "con flor me achico" (a decline) but no quiero
+    ("a flor is not accepted (uruguayo)", ("uruguayo", {"players": 4}), UY4, ["0 flor"], "3 accept",
+     "flor is not answered with accept: seat 3, asked, answers it with flor, contraflor or contraflor al resto"),
     ("only a holder answers a flor", ("uruguayo", {"players": 4}), UY4, ["0 flor"], "1 contraflor",
      "seat 1 does not hold a flor: only a holder answers flor, and seat 3 is asked"),
     ("the declarer does not answer his own flor", ("uruguayo", {"players": 6}), UY6, ["0 flor"], "0 accept",
@@ -164,6 +167,7 @@ def test_a_blind_hand_is_played_by_position() -> None:
     for _ in range(4):
         st.apply("play @1", seat=st.current_player())
     assert st.why_illegal("play @1", seat=st.current_player()) == "position @1 holds no unplayed card"
+    assert st.why_illegal("play @4", seat=st.current_player()) == "position @4 holds no unplayed card"
 
 
 def test_a_stake_call_refused_by_its_rule() -> None:
