@@ -394,6 +394,10 @@ class Builder:
             if self.get(up) is not None:
                 unraised = Unraised(str(self.get(up + ("mode",), "compare")), self.formula(up + ("pays",)),
                                     self.span(up))
+            elif any(c.declare for c in calls):
+                # a declaration nobody answers is scored by this rule: without it play cannot go on
+                self.error(p, f"contest {name!r} has declarations (declare: true) but no `unraised:` rule "
+                              "saying what a declaration nobody answers scores")
             kp = p + ("count",)
             count = Count(str(self.get(kp + ("procedure",), "announce")), self.formula(kp + ("good",), True),
                           self.formula(kp + ("announce",), True), str(self.get(kp + ("tie",), "nearer_lead")),

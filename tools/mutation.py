@@ -8,7 +8,18 @@ folder, so the work tree is never touched; mutmut mutates the rule modules there
 each mutant, the tests of the selection that call the mutated function:
 
 - the conformance cases (tests/test_conformance.py::test_case_file),
-- the properties (tests/interpreter/test_properties.py, tests/scoring/).
+- the properties (tests/interpreter/test_properties.py, tests/scoring/),
+- the wording of every refusal (tests/interpreter/test_explain.py) and the DSL's evaluation
+  (tests/rulespec/test_formula.py).
+
+The tests of a mutant run fastest first, and each mutant's run starts with the spec and game
+caches empty (tools/mutation_order.py, the scratch folder's `conftest.py`). Code that runs while a
+spec is loaded (rulespec/, the engine's tables and compiled rules) is cached per spec, so mutmut's
+map of which test calls which function names only the first tests to load each spec: a survivor
+there may be killed by a test outside its map (docs/testing.md lists the ones checked by hand).
+Code run at import (the closures `rulespec/formula.py` builds for its operators) is never
+switched to its mutant by mutmut, which forks its workers after the import: such survivors are
+checked by hand too.
 
 `--sample N` draws N mutants at random (seeded) from the whole set, for a machine where the
 whole set takes too long; `--budget` stops the run after that many seconds (the mutants not run
@@ -37,9 +48,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["interpreter/engine/contests.py", "interpreter/engine/legal.py", "interpreter/engine/state.py",
-           "interpreter/engine/context.py", "interpreter/engine/tables.py"]
+           "interpreter/engine/context.py", "interpreter/engine/tables.py", "interpreter/engine/scoring.py",
+           "interpreter/engine/rules.py", "interpreter/engine/explain.py", "rulespec/formula.py", "rulespec/build.py"]
 SELECTION = ["tests/test_conformance.py", "tests/interpreter/test_properties.py", "tests/scoring",
-             "-k", "test_case_file or test_properties or test_scorer"]
+             "tests/interpreter/test_explain.py", "tests/rulespec/test_formula.py",
+             "-k", "test_case_file or test_properties or test_scorer or test_explain or test_formula"]
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
           36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
 
@@ -56,9 +69,10 @@ def _setup(work: Path, modules: list[str]) -> None:
 
 
 def _config(work: Path, modules: list[str]) -> None:
-    lines = ["[mutmut]", "source_paths=interpreter/", "only_mutate="]
+    shutil.copy2(ROOT / "tools" / "mutation_order.py", work / "conftest.py")
+    lines = ["[mutmut]", "source_paths=", "    interpreter/", "    rulespec/", "only_mutate="]
     lines += [f"    {m}" for m in modules]
-    lines += ["also_copy=", "    rulespec/", "    specs/", "    truco_specs/",
+    lines += ["also_copy=", "    specs/", "    truco_specs/", "    conftest.py",
               "process_isolation=forkserver", "forkserver_warmup=collect",
               "pytest_add_cli_args_test_selection="] + [f"    {a}" for a in SELECTION]
     (work / "setup.cfg").write_text("\n".join(lines) + "\n", encoding="utf-8")

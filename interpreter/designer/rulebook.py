@@ -3,19 +3,18 @@
 Everything is read from the IR and from the engine: the card order from the compiled
 strengths, the examples from the hand-value tables, the payoff tables from payoffs.py, what
 a table option changes from the payoff tables and the calls of the games built under each
-of its values. Formulas and conditions are written as sentences (interpreter/designer/prose.py), in
+of its values. Formulas and conditions are written as sentences (rulespec/prose.py), in
 the spec's language (`language:`, or `--lang`) from the catalogs of
-interpreter/designer/rulebook_i18n/. Each article cites the `source:` and `note:` written in the spec.
+rulespec/rulebook_i18n/. Each article cites the `source:` and `note:` written in the spec.
 """
 from __future__ import annotations
 
 import argparse
 import functools
 import html
-import operator
 import random
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,11 +23,11 @@ from rich.console import Console
 from rulespec import dsl
 from rulespec.formula import option_constants
 from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec
+from rulespec.prose import Prose, fold
+from rulespec.rulebook_i18n import Catalog, catalog
 
 from interpreter.designer.examples import Example, case_file, examples, write_cases
 from interpreter.designer.payoffs import Chain, Payoffs, payoffs, show
-from interpreter.designer.prose import Prose
-from interpreter.designer.rulebook_i18n import Catalog, catalog
 from interpreter.engine.game import Game, load_game
 
 # -- a small document model, rendered as Markdown or HTML ---------------------------------
@@ -155,69 +154,6 @@ def said(name: str) -> str:
 
 def chain_words(calls: Sequence[str]) -> str:
     return ", ".join(said(c) for c in calls)
-
-
-_FOLDS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-    ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
-}
-
-
-def _literal(value: Any) -> dsl.Expr | None:
-    if isinstance(value, bool):
-        return dsl.Bool(value)
-    if isinstance(value, int):
-        return dsl.Num(value)
-    if isinstance(value, str):
-        return dsl.Str(value)
-    return None
-
-
-def _known(e: dsl.Expr) -> bool:
-    return isinstance(e, (dsl.Num, dsl.Bool, dsl.Str))
-
-
-def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
-    """The expression with the chosen options put in and what they decide taken out, so
-    `if options.x == 'a' then 1 else total` reads `total` when x is not `a`."""
-    if isinstance(e, dsl.Name):
-        return _literal(constants[e.dotted]) or e if e.dotted in constants else e
-    if isinstance(e, dsl.IfElse):
-        cond = fold(e.cond, constants)
-        if _known(cond):
-            return fold(e.then if cond.value else e.other, constants)  # type: ignore[union-attr]
-        return dsl.IfElse(cond, fold(e.then, constants), fold(e.other, constants))
-    if isinstance(e, dsl.Unary):
-        operand = fold(e.operand, constants)
-        if _known(operand):
-            value = operand.value  # type: ignore[union-attr]
-            # typecheck.py lets a unary minus apply to numbers only
-            return _literal(not value if e.op == "not" else -value) or dsl.Unary(e.op, operand)  # type: ignore[operator]
-        return dsl.Unary(e.op, operand)
-    if isinstance(e, dsl.Binary):
-        left, right = fold(e.left, constants), fold(e.right, constants)
-        if e.op in ("and", "or"):
-            for known, other in ((left, right), (right, left)):
-                if _known(known):
-                    decides = bool(known.value) != (e.op == "and")  # type: ignore[union-attr]
-                    return dsl.Bool(e.op == "or") if decides else other
-            return dsl.Binary(e.op, left, right)
-        if e.op in ("+", "-") and isinstance(right, dsl.Num) and right.value == 0:
-            return left
-        if e.op == "+" and isinstance(left, dsl.Num) and left.value == 0:
-            return right
-        if _known(left) and _known(right):
-            try:
-                return _literal(_FOLDS[e.op](left.value, right.value)) or dsl.Binary(e.op, left, right)  # type: ignore[union-attr]
-            except (ArithmeticError, TypeError):
-                pass
-        return dsl.Binary(e.op, left, right)
-    if isinstance(e, dsl.Call):
-        return dsl.Call(e.name, tuple(fold(a, constants) for a in e.args))
-    if isinstance(e, dsl.ListLit):
-        return dsl.ListLit(tuple(fold(a, constants) for a in e.items))
-    return e
 
 
 def folded(f: Formula, spec: Spec) -> dsl.Expr:

@@ -1,7 +1,17 @@
-"""Why an action is refused: the reason in words, quoting the spec's rule and source."""
+"""Why an action is refused: the reason in words, quoting the spec's rule and source.
+
+A condition is said in words (rulespec/prose.py, in English) with its DSL text after it for the
+designer; when the condition is a list of parts joined by `and`, the reason first says which
+parts fail now."""
 from __future__ import annotations
 
+from functools import reduce
+
+from rulespec import dsl
+from rulespec.formula import compile_expr, option_constants
 from rulespec.ir import ContestCall, Formula
+from rulespec.prose import Prose, fold
+from rulespec.rulebook_i18n import catalog
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.legal import acts
@@ -9,15 +19,34 @@ from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, Action
 from interpreter.engine.rules import CompiledContest, Rules, count_would_win, holds, may_answer
 
+PROSE = Prose(catalog("en"), lambda name: name.replace("_", " "))
 
-def _rule(f: Formula, cited_source: str | None = None) -> str:
-    text = f"the rule is: {f.text}"
+
+def _rule(f: Formula, g: Rules, rule_is: str, cited_source: str | None, ctx: Ctx | None = None) -> str:
+    """`f` in words after `rule_is` ("X may be called only when"), preceded by what of it fails
+    now when `ctx` is given, followed by its DSL text and its source."""
+    expr = fold(f.expr, option_constants(g.options))
+    text = f"{rule_is} {PROSE.cond(expr)} [{f.text}]"
+    parts = _conjuncts(expr)
+    if ctx is not None and len(parts) > 1:
+        failing = [e for e in parts if not compile_expr(e, g.env, f.locate, f.span.path).fn(ctx)]
+        if failing:
+            text = f"{PROSE.negate(reduce(lambda a, b: dsl.Binary('or', a, b), failing))}; {text}"
     return text + (f" ({cited_source})" if cited_source else "")
+
+
+def _conjuncts(e: dsl.Expr) -> list[dsl.Expr]:
+    if isinstance(e, dsl.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
     verb, arg = act
     who = f"seat {seat}"
+    unanswerable = _not_an_answer(st, g, seat, verb)
+    if unanswerable is not None:
+        return unanswerable
     forced = _forced_declaration(st, g, seat)
     if forced is not None and act not in acts(st, g, seat):
         return forced
@@ -32,7 +61,9 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
             rule = contest.ir.count.good if verb == "good" else contest.ir.count.announce
             beats = f" ({who} can beat the best value announced)" \
                 if verb == "good" and count_would_win(st, g, seat) else ""
-            return f"{verb} is not allowed now{beats}: {_rule(rule, contest.ir.count.cited.source)}"
+            ctx = Ctx(st, g, seat, g.team_of[seat])
+            why = _rule(rule, g, f"{verb} is allowed only when", contest.ir.count.cited.source, ctx)
+            return f"{verb} is not allowed now{beats}: {why}"
         text = f"the {contest.name} count is under way: seat {c.seat} must announce or say good before anything else"
         return text + (" (folding is not allowed during the count)" if verb == "fold" else "")
     if verb in ("announce", "good"):
@@ -50,7 +81,9 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
         if verb == "call":
             return _explain_call(st, g, seat, arg, answering=True)
         if verb == "fold":
-            return _fold_refused(st, g, who)
+            return _fold_refused(st, g, seat)
+        if verb == "annul":
+            return _annul_refused(st, g, seat, arg)
         return f"{verb} is not legal now"
     if verb in ("accept", "decline"):
         return "no call is waiting for an answer"
@@ -63,7 +96,9 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
             cover = g.spec.tricks.cover
             if cover is None:
                 return "this spec has no covered cards"
-            return f"a card may be played face down only when {cover.text}"
+            ctx = Ctx(st, g, seat, g.team_of[seat])
+            only = "a card may be played face down only when"
+            return f"{g.cards.ids[arg]} may not be played face down now: {_rule(cover, g, only, None, ctx)}"
         if st.blind:
             return "this hand is played blind: play by position, e.g. 'play @1'"
     if verb == "play_pos":
@@ -74,10 +109,34 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
     if verb == "call":
         return _explain_call(st, g, seat, arg, answering=False)
     if verb == "fold":
-        return _fold_refused(st, g, who)
+        return _fold_refused(st, g, seat)
     if verb == "annul":
         return _annul_refused(st, g, seat, arg)
     return f"{verb} is not legal now"
+
+
+def _not_an_answer(st: Match, g: Rules, seat: int, verb: str) -> str | None:
+    """Why accept or decline does not answer the declaration waiting for `seat`: a declaration
+    that asks is answered with the call's own answers, which the spec lists per call."""
+    p = st.pending
+    if p is None or p.contest is None or verb not in ("accept", "decline") or not may_answer(st, g, seat):
+        return None
+    cont = g.contests[p.contest]
+    call = cont.calls[p.call]
+    if not call.declare:
+        return None
+    source = f" ({call.cited.source})" if call.cited.source else ""
+    if seat == p.caller:
+        return (f"seat {seat} declared {p.call} himself: it asks seat {p.answerer}, who may only declare "
+                f"his own {cont.value}{source}")
+    if g.team_of[seat] == g.team_of[p.caller]:
+        return (f"{p.call} was declared by seat {p.caller}, seat {seat}'s partner: a partner does not {verb} it, "
+                f"he may only declare his own {cont.value}{source}")
+    if p.call in (cont.call_accept if verb == "accept" else cont.call_decline):
+        return None
+    answers = [PROSE.said(a[1]) for a in acts(st, g, seat) if a[0] == "call"] or ["nothing but a fold"]
+    either = ", ".join(answers[:-1]) + " or " + answers[-1] if len(answers) > 1 else answers[0]
+    return f"{p.call} is not answered with {verb}: seat {seat}, asked, answers it with {either}{source}"
 
 
 def _forced_declaration(st: Match, g: Rules, seat: int) -> str | None:
@@ -96,15 +155,18 @@ def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> str:
     ann = next(a for a in g.spec.annulments if a.name == name)
     holds, when = next((h, w) for n, h, w, _ in g.annulments if n == name)
     if not holds(st.dealt[seat], st.turned):
-        return f"seat {seat}'s hand is no {name}: {_rule(ann.holds, ann.cited.source)}"
-    if not when(Ctx(st, g, seat, g.team_of[seat])):
-        return f"{name} may not be claimed now: {_rule(ann.when, ann.cited.source)}"
+        return f"seat {seat}'s hand is no {name}: " + _rule(ann.holds, g, f"a hand is a {name} when", ann.cited.source)
+    ctx = Ctx(st, g, seat, g.team_of[seat])
+    if not when(ctx):
+        why = _rule(ann.when, g, f"{name} may be claimed only when", ann.cited.source, ctx)
+        return f"{name} may not be claimed now: {why}"
     return f"{name} is not legal now"
 
 
-def _fold_refused(st: Match, g: Rules, who: str) -> str:
-    fold = g.spec.fold
-    return f"{who} may not fold now: {_rule(fold.when, fold.cited.source)}"
+def _fold_refused(st: Match, g: Rules, seat: int) -> str:
+    rule = g.spec.fold
+    ctx = Ctx(st, g, seat, g.team_of[seat])
+    return f"seat {seat} may not fold now: {_rule(rule.when, g, 'a player may fold only when', rule.cited.source, ctx)}"
 
 
 def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) -> str:
@@ -125,7 +187,8 @@ def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) ->
     if st.stake_owner is not None and st.stake_owner != g.team_of[seat]:
         return (f"only the team that accepted the last call (team {st.stake_owner}) may raise; "
                 f"a team cannot raise its own call")
-    return f"{name} may not be called now: {_rule(g.spec.stakes.when, g.spec.stakes.cited.source)}"
+    why = _rule(g.spec.stakes.when, g, "a stake call may be made only when", g.spec.stakes.cited.source, ctx)
+    return f"{name} may not be called now: {why}"
 
 
 def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -> str:
@@ -145,19 +208,24 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
         if call.max is not None and used.count(name) >= call.max:
             return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
         if not cont.allowed[name](ctx):
-            return _not_allowed(name, call)
+            return _not_allowed(name, call, g, ctx)
         return f"{name} cannot answer {p.call} now"
-    if p is not None and p.contest is None:
-        return f"{name} cannot be the answer to {p.call} now: {_rule(cont.ir.interrupt, cont.ir.cited.source)}"
-    if p is not None:
+    head = f"{name} may not be called now"
+    if p is not None and p.contest is None:       # an interruption of a stake call: its rule, then the window's
+        head = f"{name} cannot be the answer to {p.call} now"
+        if not cont.interrupt(ctx):
+            only = f"{name} answers a stake call only when"
+            return f"{head}: {_rule(cont.ir.interrupt, g, only, cont.ir.cited.source, ctx)}"
+    elif p is not None and p.contest is not None and g.contests[p.contest].name not in cont.ir.cancels:
         return f"{name} cannot be called while {p.call} waits for an answer"
     if not cont.window(ctx):
-        return f"{name} may not be called now: {_rule(cont.ir.window, cont.ir.cited.source)}"
+        only = f"the {cont.name} may be called only when"
+        return f"{head}: {_rule(cont.ir.window, g, only, cont.ir.cited.source, ctx)}"
     if not cs.chain:
         if not call.opens:
             return f"{name} cannot open the {cont.name}"
         if not cont.allowed[name](ctx):
-            return _not_allowed(name, call)
+            return _not_allowed(name, call, g, ctx)
         return f"{name} cannot open the {cont.name} now"
     if not cont.declares:
         if not call.opens:
@@ -177,7 +245,7 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
     if call.max is not None and used.count(name) >= call.max:
         return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
     if not cont.allowed[name](ctx):
-        return _not_allowed(name, call)
+        return _not_allowed(name, call, g, ctx)
     return f"{name} cannot be called now"
 
 
@@ -198,5 +266,6 @@ def _why_closed(st: Match, g: Rules, cont: CompiledContest) -> str:
     return ""
 
 
-def _not_allowed(name: str, call: ContestCall) -> str:
-    return f"{name} is not allowed after this chain: {_rule(call.allowed, call.cited.source)}"
+def _not_allowed(name: str, call: ContestCall, g: Rules, ctx: Ctx) -> str:
+    why = _rule(call.allowed, g, f"{name} is allowed only when", call.cited.source, ctx)
+    return f"{name} is not allowed after this chain: {why}"

@@ -75,6 +75,7 @@ class Rules:
         self.call_names = set(stake_names) | set(contest_names)
         self._check_unique(stake_names + contest_names + annul_names + signal_verb)
         env = play_env(self.options, self.call_names, {c.name: i for i, c in enumerate(spec.contests)})
+        self.env = env      # explain.py evaluates the parts of a refused condition with it
 
         def compile_(f: Formula) -> Fn:
             return compile_expr(f.expr, env, f.locate, f.span.path).fn

@@ -19,7 +19,7 @@ from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import Action, Deal, Pending
-from interpreter.engine.rules import CompiledContest, Rules, holds, may_answer, may_declare
+from interpreter.engine.rules import CompiledContest, Rules
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
@@ -443,15 +443,6 @@ class State(Match):
 
     def _acts(self, seat: int) -> list[Action]:
         return legal.acts(self, self.game, seat)
-
-    def _holds(self, cont: CompiledContest, seat: int) -> bool:
-        return holds(self, self.game, cont, seat)
-
-    def _may_declare(self, cont: CompiledContest, seat: int) -> bool:
-        return may_declare(self, cont, seat)
-
-    def _may_answer(self, seat: int) -> bool:
-        return may_answer(self, self.game, seat)
 
     def _only_declared(self, cont: CompiledContest) -> bool:
         return contests.only_declared(self, self.game, cont)

@@ -40,7 +40,8 @@ def test_extends_is_resolved_and_payoffs_compared() -> None:
 def test_house_variant_against_its_base() -> None:
     rules, payoffs = words("teg", str(EXAMPLE))
     assert "match target: 30 → 24" in rules
-    assert "envido: falta envido: accepted 30*, declined 1 → accepted 24*, declined 1" in payoffs
+    # teg reads the falta "para el chico", the 15-point game: 15 at 0-0 (specs/teg.yaml, option falta)
+    assert "envido: falta envido: accepted 15*, declined 1 → accepted 24*, declined 1" in payoffs
 
 
 def test_options_given_to_both() -> None:

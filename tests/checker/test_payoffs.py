@@ -18,15 +18,17 @@ def rows(name: str, **options: object) -> dict[tuple[str, ...], tuple[str, str]]
 
 def test_teg_envido_table() -> None:
     """Seed 002, 'Qué se puede cantar': Envido 2 / 1; Envido, envido 4 / 2; Real envido 3 / 1;
-    Envido y real envido 5 / 2; Falta envido: what the leader lacks / what was accumulated."""
+    Envido y real envido 5 / 2; Falta envido: "Lo que le falta al que va ganando para el chico" /
+    what was accumulated; "Se juega a 15 puntos (chico) o 30 (partida)"."""
     got = rows("teg")
     assert got[("envido",)] == ("2", "1")
     assert got[("envido", "envido")] == ("4", "2")
     assert got[("real_envido",)] == ("3", "1")
     assert got[("envido", "real_envido")] == ("5", "2")
-    assert got[("falta_envido",)] == ("30", "1")                 # 30 - 0 at the start of a match
-    assert got[("envido", "real_envido", "falta_envido")] == ("30", "5")
+    assert got[("falta_envido",)] == ("15", "1")                 # 15 - 0, para el chico, at 0-0 in a partida
+    assert got[("envido", "real_envido", "falta_envido")] == ("15", "5")
     assert rows("teg", target=15)[("falta_envido",)] == ("15", "1")
+    assert rows("teg", falta="target")[("falta_envido",)] == ("30", "1")   # the other reading: 30 - 0
 
 
 def test_teg_ladder() -> None:
@@ -69,7 +71,7 @@ def test_score_dependence_is_marked() -> None:
 
 @pytest.mark.parametrize("calls, accepted, declined", [
     ("envido", "2", "1"), ("envido, envido", "4", "2"), ("real envido", "3", "1"),
-    ("envido, real envido", "5", "2"), ("falta envido", "30 *", "1")])
+    ("envido, real envido", "5", "2"), ("falta envido", "15 *", "1")])
 def test_rulebook_table_rows(calls: str, accepted: str, declined: str) -> None:
     """The generated rulebook prints the same rows as the seed's table."""
     text = render(load_game("teg"))

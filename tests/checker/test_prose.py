@@ -1,5 +1,5 @@
-"""interpreter/designer/prose.py: DSL formulas and conditions read as sentences, in every language of
-the rulebook catalogs (interpreter/designer/rulebook_i18n/)."""
+"""rulespec/prose.py: DSL formulas and conditions read as sentences, in every language of
+the rulebook catalogs (rulespec/rulebook_i18n/)."""
 from __future__ import annotations
 
 import re
@@ -8,9 +8,9 @@ import pytest
 
 from rulespec import dsl
 from rulespec.formula import BUILTINS
+from rulespec.prose import Prose
+from rulespec.rulebook_i18n import LANGUAGES, catalog
 
-from interpreter.designer.prose import Prose
-from interpreter.designer.rulebook_i18n import LANGUAGES, catalog
 from interpreter.engine.context import PLAY_NAMES, play_env
 from interpreter.engine.game import load_game
 from interpreter.engine.tables import _hand_env
@@ -56,8 +56,8 @@ def test_readings_in_english() -> None:
         ("20 plus the points of the best 2 cards of one suit if the hand holds 2 cards of one suit; "
          "otherwise the points of the best card")
     # a negation is pushed inside (De Morgan), comparisons flip
-    assert p.cond(parse("not (trick == 1 or played)")) == \
-        "the number of the trick being played is not 1 and the player has not played a card yet"
+    assert p.cond(parse("not (trick == 2 or played)")) == \
+        "the number of the trick being played is not 2 and the player has not played a card yet"
     assert p.cond(parse("not (calls < 2)")) == "the number of calls made is at least 2"
     # the tree's grouping survives: (a - b) - c and a - (b - c) read differently
     left, right = p.amount(parse("(total - last) - 1")), p.amount(parse("total - (last - 1)"))
@@ -92,7 +92,7 @@ def _engine_names() -> tuple[set[str], set[str]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_catalogs_phrase_every_name_the_engine_knows(language: str) -> None:
-    module = __import__(f"interpreter.designer.rulebook_i18n.{language}", fromlist=["x"])
+    module = __import__(f"rulespec.rulebook_i18n.{language}", fromlist=["x"])
     names, functions = _engine_names()
     assert names <= set(module.NAMES), sorted(names - set(module.NAMES))
     assert functions <= set(module.FUNCTIONS), sorted(functions - set(module.FUNCTIONS))
@@ -101,8 +101,8 @@ def test_catalogs_phrase_every_name_the_engine_knows(language: str) -> None:
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
 def test_catalogs_are_complete(language: str) -> None:
     """A rulebook in a language never falls back to English mid-sentence."""
-    en = __import__("interpreter.designer.rulebook_i18n.en", fromlist=["x"])
-    module = __import__(f"interpreter.designer.rulebook_i18n.{language}", fromlist=["x"])
+    en = __import__("rulespec.rulebook_i18n.en", fromlist=["x"])
+    module = __import__(f"rulespec.rulebook_i18n.{language}", fromlist=["x"])
     for table in ("MESSAGES", "NAMES", "FUNCTIONS", "IDIOMS"):
         assert set(getattr(en, table)) == set(getattr(module, table)), table
     for key, text in en.MESSAGES.items():           # same placeholders
@@ -121,7 +121,7 @@ def test_catalogs_name_no_call_of_a_spec(language: str) -> None:
     from tests.interpreter.test_no_variant_names import variant_names
     names = variant_names()
     defined = {w.lower() for kind in ("stake call", "contest", "contest call", "value") for w in names[kind]}
-    module = __import__(f"interpreter.designer.rulebook_i18n.{language}", fromlist=["x"])
+    module = __import__(f"rulespec.rulebook_i18n.{language}", fromlist=["x"])
     texts = [*module.MESSAGES.values(), *module.IDIOMS.values()]
     for table in (module.NAMES, module.FUNCTIONS):
         for value in table.values():

@@ -20,6 +20,10 @@ MALDON = [["4c", "4o", "12b"], ["3e", "2b", "5o"]]
 VANIKAR = [["4c", "5d", "Js"], ["7d", "6d", "Ah"]]
 PAULISTA = [["4d", "5d", "6d"], ["4s", "5s", "6s"], ["4h", "5h", "6h"], ["4c", "5c", "6c"]]
 URUGUAYO = [["7o", "6o", "5c"], ["1c", "2o", "3b"]]
+MALDON2 = [["1e", "7c", "4e"], ["4b", "4c", "10b"]]
+UY4 = Deal((("3e", "10e", "11e"), ("12b", "4o", "11o"), ("6b", "2b", "7c"), ("2c", "12o", "5o")), "1c")
+UY6 = Deal((("12c", "5c", "11b"), ("7o", "3c", "10e"), ("11e", "2c", "2e"), ("4o", "4e", "1b"), ("12o", "5o", "6o"),
+            ("11c", "7c", "6e")), "10b")
 
 T2 = ("teg", {"players": 2})
 CASES = [
@@ -32,7 +36,9 @@ CASES = [
     ("card not held", T2, TRUCO, [], "0 play 3e", "3e is not in seat 0's hand"),
     ("position outside a blind hand", T2, TRUCO, [], "0 play @1", "play by position only in a blind hand"),
     ("cover too early", ("paulista", {"players": 4}), PAULISTA, [], "0 cover 4d",
-     "a card may be played face down only when trick >= options.cover_from"),
+     "4d may not be played face down now: a card may be played face down only when the first trick is over "
+     "[trick >= options.cover_from]"),
+    ("no covered cards", T2, TRUCO, [], "0 cover 1e", "this spec has no covered cards"),
     # the stake ladder
     ("ladder in order", T2, TRUCO, [], "0 retruco", "the next call is truco, not retruco"),
     ("ladder skips a step", T2, TRUCO, ["0 truco"], "1 vale_cuatro", "the next call is retruco, not vale_cuatro"),
@@ -44,22 +50,48 @@ CASES = [
     ("envido does not answer envido (vanikar)", ("vanikar", {"players": 2}), VANIKAR, ["0 envido"], "1 envido",
      "envido cannot answer envido"),
     ("envido window", ("teg", {"players": 2, "flor": False}), TRUCO, ["0 play 1e", "1 play 5o"], "0 envido",
-     "envido may not be called now: the rule is: trick == 1 and not played and stake_level == 0"),
+     "envido may not be called now: the first trick is over and the player has played a card this hand; "
+     "the envido may be called only when it is the first trick, the player has not played a card yet and no "
+     "stake call has been accepted [trick == 1 and not played and stake_level == 0] (El envido se canta"),
+    # the interruption is allowed (the first truco waits), the window is not: the reason says which
+    ("envido answering truco after the first trick", ("teg", {"players": 2, "flor": False}), TRUCO,
+     ["0 play 1e", "1 play 5o", "0 truco"], "1 envido",
+     "envido cannot be the answer to truco now: the first trick is over and the player has played a card this "
+     "hand; the envido may be called only when it is the first trick"),
     ("envido over", T2, TRUCO, ["0 envido", "1 accept", "0 announce", "1 good"], "0 envido",
      "the envido is over for this hand: it has been settled"),
     ("envido wiped by a flor", ("board", {"players": 2, "flor": True}), FLOR, ["0 flor"], "0 envido",
      "the envido is over for this hand: seat 0 declared flor, which wipes the envido"),
     ("envido after retruco", T2, TRUCO, ["0 truco", "1 retruco"], "0 envido",
-     "envido cannot be the answer to retruco now: the rule is: pending_step == 1"),
+     "envido cannot be the answer to retruco now: envido answers a stake call only when the waiting stake call "
+     "is the first of the ladder [pending_step == 1]"),
     ("chain cap", ("uruguayo", {"players": 2}), URUGUAYO, ["0 envido", "1 envido"], "0 envido",
      "envido cannot be called again in this chain (it may be called at most 2 times)"),
     ("allowed: formula", ("reglamento", {"players": 2, "falta_after_double": False}), TRUCO,
      ["0 envido", "1 envido"], "0 falta_envido",
-     "falta_envido is not allowed after this chain: the rule is: options.falta_after_double or in_chain('envido') < 2"),
+     "falta_envido is not allowed after this chain: falta_envido is allowed only when the number of envido calls "
+     "in the chain so far is less than 2 [options.falta_after_double or in_chain('envido') < 2]"),
     # flor
     ("flor without one", ("teg", {"players": 2, "flor": True}), TRUCO, [], "0 flor",
      "seat 0 does not hold a flor"),
     ("flor off", T2, FLOR, [], "0 flor", "flor is not played under these table options"),
+    ("a flor holder must declare first", ("teg", {"players": 2, "flor": True}), FLOR, [], "0 play 7c",
+     "seat 0 holds a flor and must declare it before anything else (La flor se canta"),
+    # teg: "Flor: 3 puntos. No se contesta, se cobra. Contraflor: la canta el que también tiene flor."
+    ("a flor is not accepted", ("teg", {"players": 2, "flor": True}), FLOR, ["0 flor"], "1 accept",
+     "flor is not answered with accept: seat 1, asked, answers it with flor, contraflor or contraflor al resto "
+     "(Flor: 3 puntos. No se contesta, se cobra."),
+    ("a flor is not declined", ("teg", {"players": 2, "flor": True}), FLOR, ["0 flor"], "1 decline",
+     "flor is not answered with decline: seat 1, asked, answers it with flor, contraflor or contraflor al resto"),
+    # uruguayo's flor takes "con flor me achico" (a decline) but no quiero
+    ("a flor is not accepted (uruguayo)", ("uruguayo", {"players": 4}), UY4, ["0 flor"], "3 accept",
+     "flor is not answered with accept: seat 3, asked, answers it with flor, contraflor or contraflor al resto"),
+    ("only a holder answers a flor", ("uruguayo", {"players": 4}), UY4, ["0 flor"], "1 contraflor",
+     "seat 1 does not hold a flor: only a holder answers flor, and seat 3 is asked"),
+    ("the declarer does not answer his own flor", ("uruguayo", {"players": 6}), UY6, ["0 flor"], "0 accept",
+     "seat 0 declared flor himself: it asks seat 4, who may only declare his own flor"),
+    ("a partner asked does not accept a flor", ("uruguayo", {"players": 6}), UY6, ["0 flor"], "4 accept",
+     "flor was declared by seat 0, seat 4's partner: a partner does not accept it, he may only declare his own flor"),
     ("flor declared twice", ("teg", {"players": 4, "flor": True}), FLOR4, ["0 flor", "1 flor"], "0 flor",
      "seat 0 has already declared its flor"),
     ("contraflor does not answer contraflor", ("teg", {"players": 4, "flor": True}), FLOR4,
@@ -75,19 +107,27 @@ CASES = [
     ("no count", T2, ENVIDO, [], "0 announce", "no count is under way"),
     # folding, the maldón, the end of a hand
     ("fold refused while an envido waits", ("vanikar", {"players": 2}), VANIKAR, ["0 envido"], "1 fold",
-     "seat 1 may not fold now: the rule is: my_turn or (answering and pending_step > 0)"),
+     "seat 1 may not fold now: a player may fold only when it is the player's turn and no call is waiting or both "
+     "the player may answer the waiting call and the place on the ladder of the stake call waiting for an answer "
+     "(0 if none) is more than 0 [my_turn or (answering and pending_step > 0)]"),
     ("no maldon in the hand", ("reglamento", {"players": 2, "maldon": True}), TRUCO, [], "0 maldon",
-     "seat 0's hand is no maldon: the rule is: rank_count(4) == 2 and figures == 1"),
+     "seat 0's hand is no maldon: a hand is a maldon when the number of cards of rank 4 is 2 and the number of "
+     "figures in the hand is 1 [rank_count(4) == 2 and figures == 1]"),
     ("maldon too late", ("reglamento", {"players": 2, "maldon": True}), MALDON, ["0 truco", "1 accept"], "0 maldon",
-     "maldon may not be claimed now: the rule is: trick == 1 and not played and calls_made == 0"),
+     "maldon may not be claimed now: the number of calls made this hand is not 0; maldon may be claimed only when "
+     "it is the first trick, the player has not played a card yet and nobody has called anything this hand "
+     "[trick == 1 and not played and calls_made == 0]"),
+    ("maldon while a call waits", ("reglamento", {"players": 2, "maldon": True}), MALDON2, ["0 falta_envido"],
+     "1 maldon", "maldon may not be claimed now: the number of calls made this hand is not 0"),
     ("maldon off", ("reglamento", {"players": 2}), MALDON, [], "0 maldon",
      "maldon is not played under these table options"),
     ("hand over", T2, TRUCO, ["0 fold"], "0 truco", "the hand is over"),
 ]
 
 
-def _state(spec: tuple[str, dict], hands: list[list[str]], actions: list[str]):
-    st = load_game(spec[0], spec[1]).new_match(seed=0, deals=[Deal(tuple(map(tuple, hands)))])
+def _state(spec: tuple[str, dict], hands: list[list[str]] | Deal, actions: list[str], score: list[int] | None = None):
+    deal = hands if isinstance(hands, Deal) else Deal(tuple(map(tuple, hands)))
+    st = load_game(spec[0], spec[1]).new_match(seed=0, deals=[deal], score=score)
     for a in actions:
         seat, act = a.split(" ", 1)
         st.apply(act, seat=int(seat))
@@ -118,3 +158,78 @@ def test_match_over() -> None:
     st.apply("play 1e"), st.apply("play 5o"), st.apply("play 7o"), st.apply("play 2b")
     assert st.match_over
     assert st.why_illegal("play 4c") == "the match is over"
+
+
+def test_a_blind_hand_is_played_by_position() -> None:
+    """paulista: "Iron Hand - Lorsque les deux paires sont à 11 points ... les joueurs ne peuvent pas voir
+    leurs cartes" (the spec's note: the seats play by position): a card named is refused with the way to
+    play, and a position already played is refused."""
+    st = _state(("paulista", {"players": 4}), Deal(tuple(map(tuple, PAULISTA)), "7d"), [], score=[11, 11])
+    assert st.why_illegal("play 4d", seat=0) == "this hand is played blind: play by position, e.g. 'play @1'"
+    for _ in range(4):
+        st.apply("play @1", seat=st.current_player())
+    assert st.why_illegal("play @1", seat=st.current_player()) == "position @1 holds no unplayed card"
+    assert st.why_illegal("play @4", seat=st.current_player()) == "position @4 holds no unplayed card"
+
+
+def test_a_stake_call_refused_by_its_rule() -> None:
+    """paulista, raise_cap match_point (the option's doc: "a pair may not raise once the hand is already
+    worth what it lacks to reach 12"): with six accepted at [6, 0], nove is refused by the stake's `when:`,
+    said in words."""
+    deal = Deal(tuple(map(tuple, [["3d", "Kd", "6d"], ["2s", "Js", "6s"], ["Ad", "Qh", "7h"], ["Kc", "Jc", "7c"]])),
+                "4s")
+    st = _state(("paulista", {"players": 4, "raise_cap": "match_point"}), deal, ["0 truco", "1 seis", "2 accept"],
+                score=[6, 0])
+    reason = st.why_illegal("nove", seat=0)
+    assert reason == (
+        "nove may not be called now: a stake call may be made only when what the hand is worth at that moment is "
+        "less than the points needed to win the match minus the player's team's score "
+        f"[options.raise_cap == 'none' or stake < target - score_us] ({st.game.spec.stakes.cited.source})"), reason
+
+
+def test_a_declaration_does_not_answer_a_raise() -> None:
+    """teg: "Contraflor: la canta el que también tiene flor"; the flor answers nothing but a flor
+    (its own is the answer to another's): to seat 1's contraflor, seat 0's flor is no answer, and the
+    reason says so and nothing else."""
+    st = _state(("teg", {"players": 4, "flor": True}), FLOR4, ["0 flor", "1 contraflor"])
+    assert st.why_illegal("flor", seat=0) == "flor cannot answer contraflor"
+
+
+HOUSE = """\
+name: casa_de_prueba
+title: A house variant whose rules have several parts
+source: "a test's own house rules"
+extends: teg
+fold:
+  when: "not counting and trick == 1"
+  source: "house rule: one leaves the hand in the first trick only"
+contests:
+  envido:
+    calls:
+      real_envido:
+        allowed: "in_chain('envido') == 0 and score_us < 20"
+        source: "house rule: no real envido after an envido, nor from 20 points on"
+"""
+
+
+def test_a_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> None:
+    """A condition of parts joined by `and` (here a house variant's fold and `allowed:` rules) is
+    said in words with the parts that fail now first, for every kind of rule."""
+    path = tmp_path / "casa.yaml"
+    path.write_text(HOUSE, encoding="utf-8")
+    game = load_game(str(path), {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, TRUCO)))])
+    st.apply("play 1e", seat=0)
+    st.apply("play 5o", seat=1)
+    assert st.why_illegal("fold", seat=0) == (
+        "seat 0 may not fold now: the first trick is over; a player may fold only when no count is under way "
+        "and it is the first trick [not counting and trick == 1] "
+        "(house rule: one leaves the hand in the first trick only)")
+    st = game.new_match(seed=0, score=[20, 0], deals=[Deal(tuple(map(tuple, TRUCO)))])
+    st.apply("envido", seat=0)
+    reason = st.why_illegal("real_envido", seat=1)
+    assert reason == (
+        "real_envido is not allowed after this chain: the number of envido calls in the chain so far is not 0; "
+        "real_envido is allowed only when the number of envido calls in the chain so far is 0 and the player's "
+        "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20] "
+        "(house rule: no real envido after an envido, nor from 20 points on)"), reason

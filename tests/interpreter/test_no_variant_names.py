@@ -24,12 +24,10 @@ from rulespec.load import bundled_names, find_spec, load_tree, open_spec
 
 INTERPRETER = Path(__file__).resolve().parents[2] / "interpreter"
 FRONTENDS = ("server", "adapters")        # scanned by tests/server/test_generic.py
-# The rulebook's message catalogs are sentences in the rulebooks' languages, whose common words for
-# generic mechanisms this scan would take for a variant's names; tests/checker/test_prose.py checks
-# that they name no call, contest or hand value of a spec.
-CATALOGS = "rulebook_i18n"
-FILES = sorted(p for p in INTERPRETER.rglob("*.py")
-               if p.relative_to(INTERPRETER).parts[0] not in FRONTENDS and CATALOGS not in p.parts)
+# The rulebook's message catalogs (rulespec/rulebook_i18n/, outside this scan) are sentences in the
+# rulebooks' languages; tests/checker/test_prose.py checks that they name no call, contest or hand
+# value of a spec.
+FILES = sorted(p for p in INTERPRETER.rglob("*.py") if p.relative_to(INTERPRETER).parts[0] not in FRONTENDS)
 
 # Words of the rulebooks that no generic mechanism needs (stems: `espada` covers `espadas`).
 VOCABULARY = ("vira", "muestra", "manilha", "espada", "basto", "oros", "copas", "envido", "flor",

@@ -57,6 +57,7 @@ CASES = [
     ("if yes then a else b", 7), ("if no then a else b", 2),
     ("if no then 1 else if c then 2 else 3", 3), ("if a > b then a - b else b - a", 5),
     ("max(a, b, 10)", 10), ("min(a, b)", 2), ("abs(b - a)", 5), ("max(items)", 3),
+    ("max(a, b, c, 10)", 10), ("min(a, b, c, 10)", 0), ("a // (b - 1)", 7), ("a % (b - 1)", 0),
     ("'x'", "x"), ("word == 'truco'", True), ("1 + 2 * 3", 7),
 ]
 
@@ -69,6 +70,14 @@ def test_semantics_at_run_time_and_folded(text: str, expected: Any) -> None:
     assert constant.constant and constant.value == expected
     assert type(constant.value) is type(expected)
     assert constant.fn(None) == expected
+
+
+def test_a_zero_divisor_in_play_is_the_specs_error() -> None:
+    """A divisor known only in play that turns out 0 raises the formula's located error, not the
+    engine's ZeroDivisionError; a divisor of 1 divides."""
+    with pytest.raises(SpecError, match="division by zero: the divisor is 0 in this situation"):
+        run("a // c").fn(VALUES)
+    assert run("a // (b - 1)").fn(VALUES) == 7
 
 
 def test_names_make_it_dynamic_and_read_the_context() -> None:

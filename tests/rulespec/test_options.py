@@ -29,7 +29,7 @@ def test_declared_type_must_match_every_value(tmp_path: Path) -> None:
 
 def test_type_is_inferred_from_the_values() -> None:
     kinds = {o.name: o.type for o in open_spec("teg").options}
-    assert kinds == {"players": "int", "target": "int", "flor": "bool"}
+    assert kinds == {"players": "int", "target": "int", "flor": "bool", "falta": "string"}
 
 
 def test_unknown_option_and_value_are_refused_with_what_is_offered() -> None:

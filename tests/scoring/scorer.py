@@ -147,7 +147,7 @@ REALES = {"dos_reales": 6, "tres_reales": 9}
 
 # The options each spec offers, as this scorer knows them: the test fails if a spec grows one.
 KNOWN_OPTIONS = {
-    "teg": {"players", "target", "flor"},
+    "teg": {"players", "target", "flor", "falta"},
     "reglamento": {"players", "target", "flor", "flor_figures_30", "contraflor_6", "reales", "falta_half",
                    "maldon", "any_teammate", "decline_rule", "falta_mode", "falta_value", "three_pardas",
                    "fold_envido_point", "envido_callers", "falta_after_double", "contraflor_resto",
@@ -166,11 +166,12 @@ def table_for(spec: str, options: dict) -> Table:
         # 002: "Se juega a 15 puntos (chico) o 30 (partida)"; "La flor ... es opcional"; flor: "Flor: 3
         # puntos. No se contesta, se cobra. Contraflor ... 6 si se la quieren, 4 si no. Contraflor al
         # resto: si no la quieren, 6; si la quieren, se juega lo que le falta al que va ganando."
-        # Falta: "Lo que le falta al que va ganando para el chico". The seed calls the 15-point game
-        # the chico; the spec's note reads 'el chico' as the match target, and so does this scorer
-        # (docs/testing.md: the two readings differ in the malas of a 30-point game).
+        # Falta: "Lo que le falta al que va ganando para el chico", and the chico is the 15-point game:
+        # in a partida of 30, what the leader lacks to reach 15 while below it, then to reach 30 (option
+        # `falta: chico`, the spec's note); `falta: target` reads it as the match's target. The
+        # contraflor al resto is the target's under both.
         return Table("teg", o["players"], o["target"], _spanish, ARGENTINE_LADDER, envido_worth=dict(ENVIDO),
-                     flor="teg" if o["flor"] else None)
+                     falta_half=o["falta"] == "chico" and o["target"] == 30, flor="teg" if o["flor"] else None)
     if spec in ("reglamento", "board"):
         # The Argentine base's interpretation options (specs/bases/argentina.yaml, each an option of
         # kind interpretation with its own doc): decline_rule, falta_mode, falta_value, three_pardas,

@@ -65,6 +65,7 @@ IDIOMS = {
     "trick == 2": "on joue la deuxième levée",
     "trick == 3": "on joue la troisième levée",
     "trick > 1": "la première levée est terminée",
+    "trick != 1": "la première levée est terminée",
     "trick >= 2": "la première levée est terminée",
     "stake_level == 0": "aucune enchère n'a été acceptée",
     "pending_step == 1": "l'enchère qui attend une réponse est la première de l'échelle",

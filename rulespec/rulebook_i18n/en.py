@@ -68,6 +68,7 @@ IDIOMS = {
     "trick == 2": "it is the second trick",
     "trick == 3": "it is the third trick",
     "trick > 1": "the first trick is over",
+    "trick != 1": "the first trick is over",
     "trick >= 2": "the first trick is over",
     "stake_level == 0": "no stake call has been accepted",
     "pending_step == 1": "the waiting stake call is the first of the ladder",
@@ -83,7 +84,7 @@ IDIOMS = {
 }
 
 MESSAGES = {
-    # prose of the DSL (interpreter/designer/prose.py)
+    # prose of the DSL (rulespec/prose.py)
     "cond.true": "always",
     "cond.false": "never",
     "cond.not": "it is not so that {x}",

@@ -65,6 +65,7 @@ IDIOMS = {
     "trick == 2": "joga-se a segunda vaza",
     "trick == 3": "joga-se a terceira vaza",
     "trick > 1": "a primeira vaza já terminou",
+    "trick != 1": "a primeira vaza já terminou",
     "trick >= 2": "a primeira vaza já terminou",
     "stake_level == 0": "nenhum pedido de aumento foi aceito",
     "pending_step == 1": "o pedido que espera resposta é o primeiro da escada",

@@ -1,8 +1,9 @@
-"""Message catalogs of the generated rulebook, one module per language (en, es, fr, pt).
+"""Message catalogs of the generated rulebook, one module per language (en, es, fr, pt); the
+engine's refusals read their formulas with the English one (rulespec/prose.py).
 
 Each module defines
 - `MESSAGES`: message id → text with `{placeholders}` (section titles, sentences, the
-  phrasing of operators for interpreter/designer/prose.py);
+  phrasing of operators for rulespec/prose.py);
 - `NAMES`: DSL name → a noun phrase (a value: `trick`) or a pair (the clause when it holds,
   the clause when it does not: `played`);
 - `FUNCTIONS`: DSL function → the same, with `{x}` for the argument;

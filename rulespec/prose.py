@@ -1,21 +1,25 @@
-"""DSL formulas and conditions as sentences, for the rulebook.
+"""DSL formulas and conditions as sentences, for the rulebook and for the engine's refusals.
+
+It sits in rulespec, beside the language it reads, so that both the designer's rulebook and the
+engine's explanations of a refused action (interpreter/engine/explain.py) can say a rule in words.
 
 The renderer walks the syntax tree of `rulespec.dsl`: one method per node kind (number,
 truth value, text, name, function call, list, unary and binary operator, if-then-else),
 in two roles — a *condition* (a clause: "the player has not played a card") and an
 *amount* (a noun phrase: "20 plus the best two cards of one suit"). Every word comes from
-a message catalog (`interpreter.designer.rulebook_i18n`), so the phrasing follows the rulebook's
+a message catalog (`rulespec.rulebook_i18n`), so the phrasing follows the rulebook's
 language. A catalog may also give an idiom for a whole subtree (`target - leader`: "what
 the leading team lacks to reach the target"); without one, the generic phrasing applies,
 so any formula the language can write has a reading.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rulespec import dsl
-
-from interpreter.designer.rulebook_i18n import Catalog
+from rulespec.rulebook_i18n import Catalog
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 LOGIC = ("and", "or")
@@ -193,3 +197,66 @@ def _cases(e: dsl.IfElse) -> tuple[list[tuple[dsl.Expr, dsl.Expr]], dsl.Expr]:
         cases.append((node.cond, node.then))
         node = node.other
     return cases, node
+
+
+_FOLDS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+    ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+def _literal(value: Any) -> dsl.Expr | None:
+    if isinstance(value, bool):
+        return dsl.Bool(value)
+    if isinstance(value, int):
+        return dsl.Num(value)
+    if isinstance(value, str):
+        return dsl.Str(value)
+    return None
+
+
+def _known(e: dsl.Expr) -> bool:
+    return isinstance(e, (dsl.Num, dsl.Bool, dsl.Str))
+
+
+def fold(e: dsl.Expr, constants: Mapping[str, Any]) -> dsl.Expr:
+    """The expression with the chosen options put in and what they decide taken out, so
+    `if options.x == 'a' then 1 else total` reads `total` when x is not `a`."""
+    if isinstance(e, dsl.Name):
+        return _literal(constants[e.dotted]) or e if e.dotted in constants else e
+    if isinstance(e, dsl.IfElse):
+        cond = fold(e.cond, constants)
+        if _known(cond):
+            return fold(e.then if cond.value else e.other, constants)  # type: ignore[union-attr]
+        return dsl.IfElse(cond, fold(e.then, constants), fold(e.other, constants))
+    if isinstance(e, dsl.Unary):
+        operand = fold(e.operand, constants)
+        if _known(operand):
+            value = operand.value  # type: ignore[union-attr]
+            # typecheck.py lets a unary minus apply to numbers only
+            return _literal(not value if e.op == "not" else -value) or dsl.Unary(e.op, operand)  # type: ignore[operator]
+        return dsl.Unary(e.op, operand)
+    if isinstance(e, dsl.Binary):
+        left, right = fold(e.left, constants), fold(e.right, constants)
+        if e.op in ("and", "or"):
+            for known, other in ((left, right), (right, left)):
+                if _known(known):
+                    decides = bool(known.value) != (e.op == "and")  # type: ignore[union-attr]
+                    return dsl.Bool(e.op == "or") if decides else other
+            return dsl.Binary(e.op, left, right)
+        if e.op in ("+", "-") and isinstance(right, dsl.Num) and right.value == 0:
+            return left
+        if e.op == "+" and isinstance(left, dsl.Num) and left.value == 0:
+            return right
+        if _known(left) and _known(right):
+            try:
+                return _literal(_FOLDS[e.op](left.value, right.value)) or dsl.Binary(e.op, left, right)  # type: ignore[union-attr]
+            except (ArithmeticError, TypeError):
+                pass
+        return dsl.Binary(e.op, left, right)
+    if isinstance(e, dsl.Call):
+        return dsl.Call(e.name, tuple(fold(a, constants) for a in e.args))
+    if isinstance(e, dsl.ListLit):
+        return dsl.ListLit(tuple(fold(a, constants) for a in e.items))
+    return e

@@ -65,6 +65,7 @@ IDIOMS = {
     "trick == 2": "se juega la segunda baza",
     "trick == 3": "se juega la tercera baza",
     "trick > 1": "ya terminó la primera baza",
+    "trick != 1": "ya terminó la primera baza",
     "trick >= 2": "ya terminó la primera baza",
     "stake_level == 0": "no se quiso ningún canto de la apuesta",
     "pending_step == 1": "el canto de la apuesta que espera respuesta es el primero de la escalera",
