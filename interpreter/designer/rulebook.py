@@ -23,7 +23,7 @@ from rich.console import Console
 
 from rulespec import dsl
 from rulespec.formula import option_constants
-from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec
+from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec, Wording
 
 from interpreter.designer.examples import Example, case_file, examples, write_cases
 from interpreter.designer.payoffs import Chain, Payoffs, payoffs, show
@@ -375,10 +375,32 @@ class Book:
         if cited.source:
             yield Quote(self.t("source", text=plain(cited.source)))
         if cited.note:
-            yield Para(self.t("note", text=plain(cited.note)))
+            yield Para(self.t("note", text=self.wording(cited.note)))
+
+    def wording(self, text: Wording) -> str:
+        """A note or doc in the book's language; failing that, the first the spec wrote (its own
+        language's), marked with the language it is in: a reader sees it was not translated."""
+        own = text.get(self.t.language)
+        if own is not None:
+            return plain(own)
+        language, other = text.texts[0]
+        return self.t("untranslated", language=language, text=plain(other))
+
+    def doc(self, o: OptionDecl) -> str:
+        """An option's doc as the start of its paragraph (empty when it has none)."""
+        return self.wording(o.doc) + " " if o.doc else ""
+
+    def labels(self, kind: str) -> dict[str, str]:
+        """The spec's `display:` labels of one kind in the book's language."""
+        return {name: label for language, kinds in self.spec.display if language == self.t.language
+                for k, pairs in kinds if k == kind for name, label in pairs}
 
     def option_name(self, option: str) -> str:
-        """An option's name in words: the catalog's for the options every spec has."""
+        """An option's name in words: the spec's label in the book's language, else the
+        catalog's for the options every spec has, else its name."""
+        label = self.labels("options").get(option)
+        if label:
+            return label
         return self.t(f"opt.{option}") if self.t.has(f"opt.{option}") else said(option)
 
     def option_value(self, option: str, value: object) -> str:
@@ -387,7 +409,7 @@ class Book:
     def value_words(self, value: object) -> str:
         if isinstance(value, bool):
             return self.t("value.true" if value else "value.false")
-        return said(str(value))
+        return self.labels("choices").get(str(value)) or said(str(value))
 
 
 def rulebook(game: Game, language: str | None = None) -> list[Block]:
@@ -881,7 +903,7 @@ def _options(book: Book) -> Iterator[Block]:
         values = t("list.sep").join(book.value_words(v) for v in o.values)
         line = t("options.values", values=values, default=book.value_words(o.default),
                  here=book.value_words(chosen.get(o.name)))
-        yield Para((plain(o.doc) + " " if o.doc else "") + line)
+        yield Para(book.doc(o) + line)
         yield from book.cite(o.cited)
         if o.name != "players":
             yield from _value_changes(book, o)
@@ -897,11 +919,10 @@ def _interpretations(book: Book) -> Iterator[Block]:
     yield Para(t("choices.intro"))
     chosen = dict(book.spec.chosen)
     for o in choices:
-        yield Heading(3, said(o.name))
+        yield Heading(3, book.option_name(o.name))
         values = t("list.sep").join(book.value_words(v) for v in o.values)
-        yield Para((plain(o.doc) + " " if o.doc else "") + t("options.values", values=values,
-                                                      default=book.value_words(o.default),
-                                                      here=book.value_words(chosen.get(o.name))))
+        yield Para(book.doc(o) + t("options.values", values=values, default=book.value_words(o.default),
+                                   here=book.value_words(chosen.get(o.name))))
         yield from book.cite(o.cited)
         yield from _value_changes(book, o)
 

@@ -132,6 +132,7 @@ MESSAGES.update({
     "edition.none": "of the spec (it has none)",
     "source": "Source: {text}",
     "note": "_Note:_ {text}",
+    "untranslated": "[not translated, {language}] {text}",
     "opt.players": "players",
     "opt.target": "points to win",
     "option.value": "{name}: {value}",

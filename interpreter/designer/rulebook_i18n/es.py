@@ -127,6 +127,7 @@ MESSAGES = {
     "edition.none": "de la especificación (no tiene ninguna)",
     "source": "Fuente: {text}",
     "note": "_Nota:_ {text}",
+    "untranslated": "[sin traducir, {language}] {text}",
     "opt.players": "jugadores",
     "opt.target": "puntos para ganar",
     "option.value": "{name}: {value}",

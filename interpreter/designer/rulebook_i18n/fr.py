@@ -127,6 +127,7 @@ MESSAGES = {
     "edition.none": "de la spécification (elle n'en a aucune)",
     "source": "Source : {text}",
     "note": "_Remarque :_ {text}",
+    "untranslated": "[non traduit, {language}] {text}",
     "opt.players": "joueurs",
     "opt.target": "points pour gagner",
     "option.value": "{name} : {value}",

@@ -125,6 +125,7 @@ MESSAGES = {
     "edition.none": "da especificação (ela não tem nenhuma)",
     "source": "Fonte: {text}",
     "note": "_Nota:_ {text}",
+    "untranslated": "[não traduzido, {language}] {text}",
     "opt.players": "jogadores",
     "opt.target": "pontos para ganhar",
     "option.value": "{name}: {value}",
