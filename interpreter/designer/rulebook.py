@@ -289,11 +289,11 @@ class Book:
 
     def cond(self, f: Formula) -> str:
         """A condition as a clause, as it reads under the options the rulebook is made for."""
-        return self.prose.cond(folded(f, self.spec))
+        return self.t.contract(self.prose.cond(folded(f, self.spec)))
 
     def amount(self, f: Formula) -> str:
         """A formula as what it is worth, under the chosen options."""
-        return self.prose.amount(folded(f, self.spec))
+        return self.t.contract(self.prose.amount(folded(f, self.spec)))
 
     def always(self, f: Formula) -> bool:
         e = folded(f, self.spec)
@@ -395,6 +395,12 @@ class Book:
         return {name: label for language, kinds in self.spec.display if language == self.t.language
                 for k, pairs in kinds if k == kind for name, label in pairs}
 
+    def suits(self) -> str:
+        """The suits by their letters, each with the spec's name for it in the book's language."""
+        names = self.labels("suits")
+        return ", ".join(self.t("deck.suit", label=names[s], letter=s) if s in names else s
+                         for s in self.spec.deck.suits)
+
     def option_name(self, option: str) -> str:
         """An option's name in words: the spec's label in the book's language, else the
         catalog's for the options every spec has, else its name."""
@@ -450,7 +456,7 @@ def _players_and_deck(book: Book) -> Iterator[Block]:
              else t("players.teams", players=table.players, teams=table.teams, per=table.players // table.teams),
              t("players.dealer.next" if table.dealer == "next" else "players.dealer.previous"),
              t("players.answer.any" if table.answer == "any_opponent" else "players.answer.next"),
-             t("deck.cards", n=len(deck.cards), ranks=", ".join(deck.ranks), suits=", ".join(deck.suits),
+             t("deck.cards", n=len(deck.cards), ranks=", ".join(deck.ranks), suits=book.suits(),
                example=deck.cards[0], hand=deck.hand_size)]
     yield Items(tuple(items))
     yield from book.cite(table.cited)
@@ -565,7 +571,7 @@ def _tricks(book: Book) -> Iterator[Block]:
     tr = game.spec.tricks
     yield book.article("art.tricks")
     after = {"same_leader": "tricks.after.same", "mano": "tricks.after.mano", "first_best": "tricks.after.first"}
-    items = [t("tricks.count", n=tr.count), t(after.get(tr.after_tie, "tricks.after.same")),
+    items = [t("tricks.count", n=tr.count), t("tricks.any_card"), t(after.get(tr.after_tie, "tricks.after.same")),
              t("tricks.partners.team" if tr.partners_tie == "team_wins" else "tricks.partners.tie")]
     if tr.cover is not None:
         items.append(t("tricks.cover", cond=book.cond(tr.cover))
@@ -623,9 +629,12 @@ def _contest_rules(book: Book, c: Contest) -> list[str]:
     count = c.count
     ties = {"nearer_lead": "count.tie.nearer", "farther_lead": "count.tie.farther", "mano_team": "count.tie.mano",
             "nobody": "count.tie.nobody"}
+    out.append(t("count.closed"))
     if count.procedure == "announce":
         line = t("count.announce")
-        if not book.always(count.good):
+        if book.always(count.good):
+            line += " " + t("count.good.always")
+        elif not book.never(count.good):
             line += " " + t("count.good", cond=book.cond(count.good))
         out.append(line + " " + t(ties.get(count.tie, "count.tie.nearer")))
     else:
@@ -700,7 +709,8 @@ def _special(book: Book) -> Iterator[Block]:
         if h.blind is not None and not book.never(h.blind):
             parts.append(t("special.blind") if book.always(h.blind)
                          else t("special.blind.when", cond=book.cond(h.blind)))
-        yield Para(t("special.line", name=said(h.name), cond=book.cond(h.when), what=t("list.semi").join(parts)))
+        name = book.labels("hands").get(h.name) or said(h.name)
+        yield Para(t("special.line", name=name, cond=book.cond(h.when), what=t("list.semi").join(parts)))
         yield from book.cite(h.cited)
 
 
@@ -709,7 +719,8 @@ def _fold_and_more(book: Book) -> Iterator[Block]:
     f = spec.fold
     yield book.article("art.fold")
     pending = t("fold.pending.declined" if f.pending_contest == "declined" else "fold.pending.void")
-    yield Para(t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays)) + " " + pending)
+    scored = " " + t("fold.scored") if spec.contests else ""
+    yield Para(t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays)) + " " + pending + scored)
     yield from book.worked("fold")
     yield from book.cite(f.cited)
     for a in spec.annulments:

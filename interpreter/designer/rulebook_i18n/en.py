@@ -63,6 +63,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "a stake call is waiting for an answer",
+    "answering and pending_step > 0": "the player is answering a stake call",
     "top(1)": "the points of the best card",
     "trick == 1": "it is the first trick",
     "trick == 2": "it is the second trick",
@@ -133,6 +135,10 @@ MESSAGES.update({
     "source": "Source: {text}",
     "note": "_Note:_ {text}",
     "untranslated": "[not translated, {language}] {text}",
+    "tricks.any_card": "Any card of one's hand may be played: there is no need to follow suit.",
+    "count.closed": "An accept closes the chain: no call raises it any more.",
+    "fold.scored": "Points the hand has already scored stand.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "players",
     "opt.target": "points to win",
     "option.value": "{name}: {value}",
@@ -233,6 +239,7 @@ MESSAGES.update({
     "call.line": "**{name}** (worth {worth}): {how}.",
     "count.announce": "When the chain is accepted, the players say their points in turn from the mano.",
     "count.good": "A player may concede without showing (\"good\") when {cond}.",
+    "count.good.always": "A player may instead concede without showing (\"good\"), whatever he holds.",
     "count.automatic": "When the chain is accepted, the hands are compared at once.",
     "count.tie.nearer": "Equal points go to the player nearer the mano.",
     "count.tie.farther": "Equal points go to the player farther from the mano.",

@@ -60,6 +60,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "un canto de la apuesta espera respuesta",
+    "answering and pending_step > 0": "el jugador contesta un canto de la apuesta",
     "top(1)": "los puntos de la mejor carta",
     "trick == 1": "se juega la primera baza",
     "trick == 2": "se juega la segunda baza",
@@ -128,6 +130,10 @@ MESSAGES = {
     "source": "Fuente: {text}",
     "note": "_Nota:_ {text}",
     "untranslated": "[sin traducir, {language}] {text}",
+    "tricks.any_card": "Se puede jugar cualquier carta de la mano: no hay obligación de seguir el palo.",
+    "count.closed": "El quiero cierra la cadena: ningún canto la sube después.",
+    "fold.scored": "Los puntos que la mano ya anotó quedan.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "jugadores",
     "opt.target": "puntos para ganar",
     "option.value": "{name}: {value}",
@@ -221,6 +227,8 @@ MESSAGES = {
     "call.line": "**{name}** (vale {worth}): {how}.",
     "count.announce": "Si la cadena es querida, los jugadores cantan sus tantos por turno desde el mano.",
     "count.good": "Un jugador puede decir «son buenas» sin mostrar cuando {cond}.",
+    "count.good.always": "En lugar de cantar sus tantos, un jugador puede decir «son buenas» "
+                          "sin mostrarlos, tenga lo que tenga.",
     "count.automatic": "Si la cadena es querida, las manos se comparan en el acto.",
     "count.tie.nearer": "A igual puntaje gana el más cercano al mano.",
     "count.tie.farther": "A igual puntaje gana el más alejado del mano.",
@@ -330,3 +338,5 @@ MESSAGES["options.reads"] = "la regla dice: {line}"
 
 MESSAGES["options.article"] = 'se aplica el artículo «{title}»'
 MESSAGES["options.nothing"] = 'no cambia ningún canto, regla ni pago con las demás opciones de esta edición.'
+
+CONTRACTIONS = ((r"\ba el\b", "al"), (r"\bde el\b", "del"))

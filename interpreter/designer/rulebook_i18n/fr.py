@@ -60,6 +60,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "une enchère attend une réponse",
+    "answering and pending_step > 0": "le joueur répond à une enchère",
     "top(1)": "les points de la meilleure carte",
     "trick == 1": "on joue la première levée",
     "trick == 2": "on joue la deuxième levée",
@@ -128,6 +130,10 @@ MESSAGES = {
     "source": "Source : {text}",
     "note": "_Remarque :_ {text}",
     "untranslated": "[non traduit, {language}] {text}",
+    "tricks.any_card": "On peut jouer n'importe quelle carte de sa main : il n'y a pas d'obligation de fournir.",
+    "count.closed": "Accepter ferme la suite : plus aucune annonce ne la relance.",
+    "fold.scored": "Les points déjà marqués dans la donne restent acquis.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "joueurs",
     "opt.target": "points pour gagner",
     "option.value": "{name} : {value}",
@@ -219,6 +225,8 @@ MESSAGES = {
     "call.line": "**{name}** (vaut {worth}) : {how}.",
     "count.announce": "Si la suite est acceptée, les joueurs annoncent leurs points à tour de rôle depuis la mano.",
     "count.good": "Un joueur peut s'incliner sans montrer (« son buenas ») quand {cond}.",
+    "count.good.always": "Au lieu d'annoncer ses points, un joueur peut s'incliner sans les "
+                          "montrer (« son buenas »), quoi qu'il ait.",
     "count.automatic": "Si la suite est acceptée, les mains sont comparées aussitôt.",
     "count.tie.nearer": "À égalité de points, gagne le joueur le plus proche de la mano.",
     "count.tie.farther": "À égalité de points, gagne le joueur le plus éloigné de la mano.",
@@ -329,3 +337,5 @@ MESSAGES["options.reads"] = "la règle devient : {line}"
 
 MESSAGES["options.article"] = "l'article « {title} » s'applique"
 MESSAGES["options.nothing"] = 'aucune annonce, règle ni gain ne change avec les autres options de cette édition.'
+
+CONTRACTIONS = ((r"\bà les\b", "aux"), (r"\bà le\b", "au"), (r"\bde les\b", "des"), (r"\bde le\b", "du"))

@@ -60,6 +60,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "um pedido da escada espera resposta",
+    "answering and pending_step > 0": "o jogador responde a um pedido da escada",
     "top(1)": "os pontos da melhor carta",
     "trick == 1": "joga-se a primeira vaza",
     "trick == 2": "joga-se a segunda vaza",
@@ -126,6 +128,10 @@ MESSAGES = {
     "source": "Fonte: {text}",
     "note": "_Nota:_ {text}",
     "untranslated": "[não traduzido, {language}] {text}",
+    "tricks.any_card": "Pode-se jogar qualquer carta da mão: não há obrigação de seguir o naipe.",
+    "count.closed": "Aceitar fecha a sequência: nenhum pedido a aumenta depois.",
+    "fold.scored": "Os pontos que a mão já marcou ficam.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "jogadores",
     "opt.target": "pontos para ganhar",
     "option.value": "{name}: {value}",
@@ -217,6 +223,8 @@ MESSAGES = {
     "call.line": "**{name}** (vale {worth}): {how}.",
     "count.announce": "Se a sequência é aceita, os jogadores dizem os seus pontos na vez, a partir do mão.",
     "count.good": "Um jogador pode dar-se por vencido sem mostrar quando {cond}.",
+    "count.good.always": "Em vez de dizer os seus pontos, um jogador pode dar-se por vencido "
+                          "sem mostrá-los, tenha o que tiver.",
     "count.automatic": "Se a sequência é aceita, as mãos comparam-se na hora.",
     "count.tie.nearer": "Com pontos iguais ganha o jogador mais perto do mão.",
     "count.tie.farther": "Com pontos iguais ganha o jogador mais longe do mão.",
