@@ -607,6 +607,8 @@ def _stakes(book: Book) -> Iterator[Block]:
 def _contest_rules(book: Book, c: Contest) -> list[str]:
     t = book.t
     out = [t("contest.window", cond=book.cond(c.window))]
+    if not any(call.declare for call in c.calls):        # a declaration is made once per player
+        out.append(t("contest.once"))
     if not book.never(c.interrupt):
         out.append(t("contest.interrupt", cond=book.cond(c.interrupt)))
     if c.declaration == "compulsory":

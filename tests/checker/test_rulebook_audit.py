@@ -82,3 +82,11 @@ def test_fold_while_answering_a_stake_call() -> None:
     assert "quand c'est au tour du joueur et aucune annonce n'attend de réponse ou le joueur répond à une enchère" \
         in fold
     assert "à la fois" not in fold
+
+
+def test_one_envido_per_hand() -> None:
+    """Seed 001: 'Il reste ouvert jusqu'à ce que le premier pli soit terminé, qu'un Envido soit
+    répondu ou qu'un Truco soit accepté'."""
+    envido = article(own("vanikar"), "Envido : les annonces et ce qu'elles rapportent")
+    assert "Une fois sa suite réglée, on ne la rouvre plus dans la donne." in envido
+    assert "on ne la rouvre plus" not in article(own("reglamento"), "Flor : les annonces et ce qu'elles rapportent")

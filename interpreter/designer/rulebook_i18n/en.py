@@ -137,6 +137,7 @@ MESSAGES.update({
     "untranslated": "[not translated, {language}] {text}",
     "tricks.any_card": "Any card of one's hand may be played: there is no need to follow suit.",
     "count.closed": "An accept closes the chain: no call raises it any more.",
+    "contest.once": "Once its chain is settled, it is not opened again in the hand.",
     "fold.scored": "Points the hand has already scored stand.",
     "deck.suit": "{label} ({letter})",
     "opt.players": "players",

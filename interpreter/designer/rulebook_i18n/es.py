@@ -132,6 +132,7 @@ MESSAGES = {
     "untranslated": "[sin traducir, {language}] {text}",
     "tricks.any_card": "Se puede jugar cualquier carta de la mano: no hay obligación de seguir el palo.",
     "count.closed": "El quiero cierra la cadena: ningún canto la sube después.",
+    "contest.once": "Resuelta su cadena, no se vuelve a abrir en la mano.",
     "fold.scored": "Los puntos que la mano ya anotó quedan.",
     "deck.suit": "{label} ({letter})",
     "opt.players": "jugadores",

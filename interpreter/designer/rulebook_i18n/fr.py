@@ -132,6 +132,7 @@ MESSAGES = {
     "untranslated": "[non traduit, {language}] {text}",
     "tricks.any_card": "On peut jouer n'importe quelle carte de sa main : il n'y a pas d'obligation de fournir.",
     "count.closed": "Accepter ferme la suite : plus aucune annonce ne la relance.",
+    "contest.once": "Une fois sa suite réglée, on ne la rouvre plus dans la donne.",
     "fold.scored": "Les points déjà marqués dans la donne restent acquis.",
     "deck.suit": "{label} ({letter})",
     "opt.players": "joueurs",

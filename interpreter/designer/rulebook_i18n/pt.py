@@ -130,6 +130,7 @@ MESSAGES = {
     "untranslated": "[não traduzido, {language}] {text}",
     "tricks.any_card": "Pode-se jogar qualquer carta da mão: não há obrigação de seguir o naipe.",
     "count.closed": "Aceitar fecha a sequência: nenhum pedido a aumenta depois.",
+    "contest.once": "Resolvida a sua sequência, não se abre de novo na mão.",
     "fold.scored": "Os pontos que a mão já marcou ficam.",
     "deck.suit": "{label} ({letter})",
     "opt.players": "jogadores",
