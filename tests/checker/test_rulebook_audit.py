@@ -79,8 +79,8 @@ def test_french_contractions() -> None:
 def test_fold_while_answering_a_stake_call() -> None:
     """Seed 001: 'FOLD : à votre tour, ou en répondant à un Truco, Fold abandonne la donne'."""
     fold = article(own("vanikar"), "Quitter la donne")
-    assert "quand c'est au tour du joueur et aucune annonce n'attend de réponse ou le joueur répond à une enchère" \
-        in fold
+    assert "quand c'est au tour du joueur, aucune annonce n'attend de réponse et aucun décompte n'est en cours " \
+        "ou le joueur répond à une enchère" in fold
     assert "à la fois" not in fold
 
 
@@ -90,3 +90,11 @@ def test_one_envido_per_hand() -> None:
     envido = article(own("vanikar"), "Envido : les annonces et ce qu'elles rapportent")
     assert "Une fois sa suite réglée, on ne la rouvre plus dans la donne." in envido
     assert "on ne la rouvre plus" not in article(own("reglamento"), "Flor : les annonces et ce qu'elles rapportent")
+
+
+def test_no_fold_during_the_count() -> None:
+    """Seed 004: 'You cannot fold during the announcement. Folding is for your own turn, or for the
+    moment you are the one being asked.'"""
+    fold = article(own("board"), "Leaving the hand")
+    assert ("when it is the player's turn (not while a count is under way) or the player is answering a call"
+            in fold)

@@ -5,7 +5,7 @@ NAMES = {
     "trick": "the number of the trick being played",
     "played": ("the player has played a card this hand", "the player has not played a card yet"),
     "played_this_trick": ("the player has played in this trick", "the player has not played in this trick"),
-    "my_turn": ("it is the player's turn and no call is waiting", "it is not the player's turn"),
+    "my_turn": ("it is the player's turn, no call is waiting and no count is under way", "it is not the player's turn"),
     "answering": ("the player may answer the waiting call", "the player is not answering a call"),
     "counting": ("the points are being counted", "no count is under way"),
     "pending_step": "the place on the ladder of the stake call waiting for an answer (0 if none)",
@@ -81,7 +81,9 @@ IDIOMS = {
     "max_score == target - 1": "a team is one point from winning",
     "min_score == target - 1": "both teams are one point from winning",
     "not counting": "no count is under way",
-    "my_turn or answering": "it is the player's turn or the player is answering a call",
+    "my_turn or answering": (
+        "it is the player's turn (not while a count is under way) or "
+        "the player is answering a call"),
 }
 
 MESSAGES = {

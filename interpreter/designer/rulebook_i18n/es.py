@@ -4,7 +4,8 @@ NAMES = {
     "trick": "el número de la baza que se juega",
     "played": ("el jugador ya jugó una carta en esta mano", "el jugador todavía no jugó ninguna carta"),
     "played_this_trick": ("el jugador ya jugó en esta baza", "el jugador no jugó en esta baza"),
-    "my_turn": ("es el turno del jugador y no hay canto esperando respuesta", "no es el turno del jugador"),
+    "my_turn": ("es el turno del jugador, no hay canto esperando respuesta ni se están contando los tantos",
+                "no es el turno del jugador"),
     "answering": ("el jugador puede responder el canto pendiente", "el jugador no está respondiendo un canto"),
     "counting": ("se están contando los tantos", "no se están contando los tantos"),
     "pending_step": "el escalón del canto de la apuesta que espera respuesta (0 si no hay ninguno)",
@@ -78,7 +79,7 @@ IDIOMS = {
     "max_score == target - 1": "un equipo está a un punto de ganar",
     "min_score == target - 1": "los dos equipos están a un punto de ganar",
     "not counting": "no se están contando los tantos",
-    "my_turn or answering": "es el turno del jugador o está respondiendo un canto",
+    "my_turn or answering": "es el turno del jugador (no mientras se cuentan los tantos) o está respondiendo un canto",
 }
 
 MESSAGES = {

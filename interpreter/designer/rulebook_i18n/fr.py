@@ -4,7 +4,8 @@ NAMES = {
     "trick": "le numéro de la levée en cours",
     "played": ("le joueur a déjà joué une carte dans cette donne", "le joueur n'a encore joué aucune carte"),
     "played_this_trick": ("le joueur a joué dans cette levée", "le joueur n'a pas joué dans cette levée"),
-    "my_turn": ("c'est au tour du joueur et aucune annonce n'attend de réponse", "ce n'est pas au tour du joueur"),
+    "my_turn": ("c'est au tour du joueur, aucune annonce n'attend de réponse et aucun décompte n'est en cours",
+                "ce n'est pas au tour du joueur"),
     "answering": ("le joueur peut répondre à l'annonce en attente", "le joueur ne répond pas à une annonce"),
     "counting": ("les points sont en train d'être comptés", "aucun décompte n'est en cours"),
     "pending_step": "le rang, dans l'échelle, de l'enchère qui attend une réponse (0 s'il n'y en a pas)",
@@ -78,7 +79,7 @@ IDIOMS = {
     "max_score == target - 1": "une équipe est à un point de la victoire",
     "min_score == target - 1": "les deux équipes sont à un point de la victoire",
     "not counting": "aucun décompte n'est en cours",
-    "my_turn or answering": "c'est au tour du joueur ou il répond à une annonce",
+    "my_turn or answering": "c'est au tour du joueur (pas pendant un décompte) ou il répond à une annonce",
 }
 
 MESSAGES = {

@@ -4,7 +4,8 @@ NAMES = {
     "trick": "o número da vaza em jogo",
     "played": ("o jogador já jogou uma carta nesta mão", "o jogador ainda não jogou nenhuma carta"),
     "played_this_trick": ("o jogador já jogou nesta vaza", "o jogador não jogou nesta vaza"),
-    "my_turn": ("é a vez do jogador e nenhum pedido espera resposta", "não é a vez do jogador"),
+    "my_turn": ("é a vez do jogador, nenhum pedido espera resposta e nenhuma contagem está em curso",
+                "não é a vez do jogador"),
     "answering": ("o jogador pode responder ao pedido pendente", "o jogador não está respondendo a um pedido"),
     "counting": ("os pontos estão sendo contados", "nenhuma contagem está em andamento"),
     "pending_step": "o degrau da escada do pedido que espera resposta (0 se não houver)",
@@ -78,7 +79,7 @@ IDIOMS = {
     "max_score == target - 1": "uma dupla está a um ponto da vitória",
     "min_score == target - 1": "as duas duplas estão a um ponto da vitória",
     "not counting": "nenhuma contagem está em andamento",
-    "my_turn or answering": "é a vez do jogador ou ele está respondendo a um pedido",
+    "my_turn or answering": "é a vez do jogador (não durante uma contagem) ou ele está respondendo a um pedido",
 }
 
 MESSAGES = {
