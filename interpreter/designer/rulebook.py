@@ -946,6 +946,9 @@ def _glossary(book: Book) -> Iterator[Block]:
     aliases: dict[str, list[str]] = {}
     for word, verb in spec.verbs:
         aliases.setdefault(verb, []).append(said(word))
+    for name, label in book.labels("calls").items():        # what the board prints for it
+        if label not in aliases.get(name, []):
+            aliases.setdefault(name, []).append(label)
     rows: list[tuple[str, str, str]] = []
     for i, step in enumerate(spec.stakes.calls):
         rows.append((said(step.name), t("glossary.stake", n=i + 1), ", ".join(aliases.get(step.name, []))))

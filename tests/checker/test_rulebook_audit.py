@@ -98,3 +98,12 @@ def test_no_fold_during_the_count() -> None:
     fold = article(own("board"), "Leaving the hand")
     assert ("when it is the player's turn (not while a count is under way) or the player is answering a call"
             in fold)
+
+
+def test_glossary_gives_the_board_words() -> None:
+    """Seed 004: 'A few traditional names are listed once here so a written rule can be matched
+    to the table' — the board's labels (Match envido, Flower, Yours are good) are in the glossary."""
+    glossary = article(own("board"), "Glossary of the calls")
+    assert "| falta envido | a call of the envido | Match envido |" in glossary
+    assert "| good | concedes the count without showing | Yours are good |" in glossary
+    assert "Flower |" in glossary
