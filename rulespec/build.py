@@ -395,6 +395,9 @@ class Builder:
             if self.get(up) is not None:
                 unraised = Unraised(str(self.get(up + ("mode",), "compare")), self.formula(up + ("pays",)),
                                     self.span(up))
+            elif any(c.declare for c in calls):
+                self.error(p, f"contest {name!r} has declarations (declare: true) but no `unraised:` rule "
+                              "saying what they score when nobody raises them")
             kp = p + ("count",)
             count = Count(str(self.get(kp + ("procedure",), "announce")), self.formula(kp + ("good",), True),
                           self.formula(kp + ("announce",), True), str(self.get(kp + ("tie",), "nearer_lead")),
