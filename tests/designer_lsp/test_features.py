@@ -147,3 +147,14 @@ def test_hover_a_stake_call_its_worth_accepted_and_declined():
     body = features.hover(analyze(TEG, text), line, char).contents.value
     assert "accepted: the hand is worth 3; declined: 2 to the caller" in body
     assert "source: Retruco (quiero retruco) | 3 puntos | 2 puntos" in body
+
+
+def test_hover_an_option_whose_doc_is_written_per_language(tmp_path):
+    """The Argentine base writes its docs in English, Spanish and French: the hover shows each."""
+    base = bundled_dir() / "bases" / "argentina.yaml"
+    text = f"extends: {base}\nname: house\nwhen:\n  x:\n    if: \"options.three_pardas == 'mano'\"\n"
+    a, text = _variant(tmp_path, text)
+    line, char = _at(text, "three_pardas", 3)
+    body = features.hover(a, line, char).contents.value
+    assert "en: All three tricks tied" in body and "es: Las tres bazas pardas" in body
+    assert "{'en'" not in body
