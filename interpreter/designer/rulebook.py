@@ -627,6 +627,10 @@ def _contest_rules(book: Book, c: Contest) -> list[str]:
             how.append(t("call.max", n=call.max))
         if not book.always(call.allowed):
             how.append(t("call.allowed", cond=book.cond(call.allowed)))
+        if call.accept is not None:                   # what the call itself says, over the chain's rule
+            how.append(t("call.accept", amount=book.amount(call.accept)))
+        if call.decline is not None:
+            how.append(t("call.decline", amount=book.amount(call.decline)))
         out.append(t("call.line", name=said(call.name), worth=book.amount(call.worth), how=t("list.semi").join(how)))
     count = c.count
     ties = {"nearer_lead": "count.tie.nearer", "farther_lead": "count.tie.farther", "mano_team": "count.tie.mano",

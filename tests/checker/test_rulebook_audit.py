@@ -107,3 +107,15 @@ def test_glossary_gives_the_board_words() -> None:
     assert "| falta envido | a call of the envido | Match envido |" in glossary
     assert "| good | concedes the count without showing | Yours are good |" in glossary
     assert "Flower |" in glossary
+
+
+def test_a_call_says_what_it_pays_when_it_says_more_than_its_worth() -> None:
+    """Seed 000: 'Con flor me achico | Je me couche. L'adversaire marque ses flors + 1 point.';
+    seed 002: 'Contraflor: la canta el que también tiene flor. 6 si se la quieren, 4 si no.'"""
+    flor = article(render(load_game("reglamento", flor=True)), "Flor : les annonces et ce qu'elles rapportent")
+    assert ("**flor** (vaut 3) : c'est une déclaration : seule une main qui l'a peut la faire, une fois par joueur ; "
+            "l'adversaire suivant qui en a une aussi doit y répondre aussitôt ; acceptée, elle rapporte 3 fois le "
+            "nombre de mains comparées ; refusée, elle rapporte le produit de 3 par le nombre de mains de l'équipe "
+            "qui a annoncé comparées plus 1.") in flor
+    teg = article(render(load_game("teg", flor=True)), "Flor: los cantos y lo que pagan")
+    assert "**contraflor** (vale 6): puede responder a flor; querido, paga 6; no querido, paga 4." in teg

@@ -239,6 +239,8 @@ MESSAGES.update({
     "call.after": "it may answer {calls}",
     "call.max": "at most {n} times in one chain",
     "call.allowed": "only when {cond}",
+    "call.accept": "accepted, it pays {amount}",
+    "call.decline": "declined, it pays {amount}",
     "call.line": "**{name}** (worth {worth}): {how}.",
     "count.announce": "When the chain is accepted, the players say their points in turn from the mano.",
     "count.good": "A player may concede without showing (\"good\") when {cond}.",

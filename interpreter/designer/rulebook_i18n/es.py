@@ -226,6 +226,8 @@ MESSAGES = {
     "call.after": "puede responder a {calls}",
     "call.max": "a lo sumo {n} veces en una cadena",
     "call.allowed": "solo cuando {cond}",
+    "call.accept": "querido, paga {amount}",
+    "call.decline": "no querido, paga {amount}",
     "call.line": "**{name}** (vale {worth}): {how}.",
     "count.announce": "Si la cadena es querida, los jugadores cantan sus tantos por turno desde el mano.",
     "count.good": "Un jugador puede decir «son buenas» sin mostrar cuando {cond}.",

@@ -224,6 +224,8 @@ MESSAGES = {
     "call.after": "elle peut répondre à {calls}",
     "call.max": "au plus {n} fois dans une suite",
     "call.allowed": "seulement si {cond}",
+    "call.accept": "acceptée, elle rapporte {amount}",
+    "call.decline": "refusée, elle rapporte {amount}",
     "call.line": "**{name}** (vaut {worth}) : {how}.",
     "count.announce": "Si la suite est acceptée, les joueurs annoncent leurs points à tour de rôle depuis la mano.",
     "count.good": "Un joueur peut s'incliner sans montrer (« son buenas ») quand {cond}.",

@@ -222,6 +222,8 @@ MESSAGES = {
     "call.after": "pode responder a {calls}",
     "call.max": "no máximo {n} vezes numa sequência",
     "call.allowed": "só quando {cond}",
+    "call.accept": "aceito, paga {amount}",
+    "call.decline": "recusado, paga {amount}",
     "call.line": "**{name}** (vale {worth}): {how}.",
     "count.announce": "Se a sequência é aceita, os jogadores dizem os seus pontos na vez, a partir do mão.",
     "count.good": "Um jogador pode dar-se por vencido sem mostrar quando {cond}.",
