@@ -5,7 +5,10 @@ strengths, the examples from the hand-value tables, the payoff tables from payof
 a table option changes from the payoff tables and the calls of the games built under each
 of its values. Formulas and conditions are written as sentences (interpreter/designer/prose.py), in
 the spec's language (`language:`, or `--lang`) from the catalogs of
-interpreter/designer/rulebook_i18n/. Each article cites the `source:` and `note:` written in the spec.
+interpreter/designer/rulebook_i18n/. Each article cites the `source:` and `note:` written in the spec;
+a note (or an option's doc) is printed in the book's language, or marked as borrowed from the
+language it is written in; the spec's `display:` labels name suits, special hands, options and
+their values in that language.
 """
 from __future__ import annotations
 
