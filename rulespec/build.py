@@ -41,6 +41,7 @@ from rulespec.ir import (
     Tricks,
     Trumps,
     Unraised,
+    Wording,
 )
 from rulespec.yamlload import Located, format_path
 
@@ -82,7 +83,7 @@ class Builder:
         node = self.get(path)
         if not isinstance(node, dict):
             return Cited()
-        return Cited(node.get("source"), node.get("note"))
+        return Cited(node.get("source"), wording(node.get("note"), self.get(("language",), "en")))
 
     def error(self, path: Path, message: str, related: tuple[Path, ...] = ()) -> None:
         self.diagnostics.append(Diagnostic("error", self.tree.loc(path), format_path(path), message,
@@ -468,6 +469,17 @@ def _literal(value: Any) -> str:
 TYPE_NAMES = {int: "int", bool: "bool", str: "string"}
 
 
+def wording(value: Any, language: str) -> Wording | None:
+    """A note or doc as the schema allows it: a string in the spec's `language`, or a mapping
+    language → text (the spec's language first)."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        texts = sorted(((str(k), str(v)) for k, v in value.items()), key=lambda kv: kv[0] != language)
+        return Wording(tuple(texts))
+    return Wording(((language, str(value)),))
+
+
 def build_options(tree: Located) -> tuple[OptionDecl, ...]:
     """Read the option declarations; they do not depend on any chosen value."""
     diagnostics: list[Diagnostic] = []
@@ -484,8 +496,10 @@ def build_options(tree: Located) -> tuple[OptionDecl, ...]:
         if wrong:
             diagnostics.append(Diagnostic("error", tree.loc(p + ("values",)), format_path(p + ("values",)),
                                           f"the allowed values must all be of type {declared}, not {wrong}"))
-        out.append(OptionDecl(name, declared, values, default, str(node.get("kind", "table")), node.get("doc"),
-                              Cited(node.get("source"), node.get("note")),
+        language = str(tree.data.get("language", "en"))
+        out.append(OptionDecl(name, declared, values, default, str(node.get("kind", "table")),
+                              wording(node.get("doc"), language),
+                              Cited(node.get("source"), wording(node.get("note"), language)),
                               Span(tree.loc(p), format_path(p))))
     if diagnostics:
         raise SpecError(diagnostics)

@@ -42,11 +42,27 @@ class Formula:
 
 
 @dataclass(frozen=True)
+class Wording:
+    """A designer's text (a note, an option's doc) in one or more languages. A plain string in a
+    spec is in the spec's `language:`; a mapping {en: ..., es: ...} gives it per language, so a
+    base that variants in several languages extend can speak each of them."""
+
+    texts: tuple[tuple[str, str], ...]   # (language, text), the spec's language first if present
+
+    def __str__(self) -> str:
+        return self.texts[0][1]
+
+    def get(self, language: str) -> str | None:
+        """The text in `language`, None when it is not written in it."""
+        return dict(self.texts).get(language)
+
+
+@dataclass(frozen=True)
 class Cited:
     """The rulebook citation and the designer's note attached to a node."""
 
     source: str | None = None
-    note: str | None = None
+    note: Wording | None = None
 
 
 @dataclass(frozen=True)
@@ -56,7 +72,7 @@ class OptionDecl:
     values: tuple[OptionValue, ...]
     default: OptionValue
     kind: str
-    doc: str | None
+    doc: Wording | None
     cited: Cited
     span: Span
 

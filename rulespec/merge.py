@@ -12,6 +12,9 @@ from .errors import Loc
 from .yamlload import Located, NodePath, ScalarText
 
 NOT_INHERITED = ("name", "title", "source")
+WHOLE = ("note", "doc")
+"""Keys a variant replaces whole: a note {es: ...} over the base's {en: ..., fr: ...} is another
+note, not one more translation of the base's."""
 
 
 class _Builder:
@@ -64,7 +67,8 @@ def merge(base: Located, over: Located) -> Located:
 
 
 def _merge(base: Located, over: Located, b: Any, o: Any, path: NodePath, out: _Builder) -> Any:
-    if not (isinstance(b, dict) and isinstance(o, dict)) or path in over.replaces:
+    whole = path in over.replaces or bool(path) and path[-1] in WHOLE
+    if not (isinstance(b, dict) and isinstance(o, dict)) or whole:
         return out.copy(over, o, path, path)
     out.node(base if path in base.locs else over, path, path)
     result: dict[str, Any] = {}

@@ -99,10 +99,11 @@ class Prose:
         parts: list[str] = []
         for item in _flatten(e, e.op):
             text = self.cond(item)
-            if isinstance(item, dsl.Binary) and item.op in LOGIC and item.op != e.op:
+            phrased = self.cat.idiom(dsl.unparse(item)) is not None    # an idiom is one clause
+            if not phrased and isinstance(item, dsl.Binary) and item.op in LOGIC and item.op != e.op:
                 text = self.cat(f"group.{item.op}", x=text)
-            elif isinstance(item, dsl.Unary) and item.op == "not" and isinstance(item.operand, dsl.Binary) \
-                    and item.operand.op in LOGIC:
+            elif not phrased and isinstance(item, dsl.Unary) and item.op == "not" \
+                    and isinstance(item.operand, dsl.Binary) and item.operand.op in LOGIC:
                 text = self.cat("group.or" if item.operand.op == "and" else "group.and", x=text)
             parts.append(text)
         return self._join(parts, e.op)

@@ -25,7 +25,7 @@ from rich.markup import escape
 from rulespec.blame import relocate
 from rulespec.checks import check_source, check_spec
 from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound, TrucoError
-from rulespec.ir import OptionDecl, OptionValue, Span
+from rulespec.ir import OptionDecl, OptionValue, Span, Wording
 from rulespec.load import SpecSource, open_spec
 from rulespec.resolved import base_of, merge_findings, render
 from rulespec.yamlload import Located
@@ -102,7 +102,8 @@ class Report:
                 "explored_options": self.covered, "coverage": self.coverage(),
                 "uncapped": sorted(self.uncapped), "cut": self.cut,
                 "interpretations": [{"name": o.name, "values": list(o.values), "default": o.default,
-                                     "doc": o.doc, "source": o.cited.source, "note": o.cited.note}
+                                     "doc": _text(o.doc), "source": o.cited.source,
+                                     "note": _text(o.cited.note)}
                                     for o in self.interpretations]}
 
 
@@ -231,6 +232,11 @@ class _Collector:
             return f
         return Finding(Diagnostic(d.severity, d.loc, d.path, d.message + extra, d.source), f.stage,
                        f.options, f.witness, f.expect, f.seen, f.detail)
+
+
+def _text(wording: Wording | None) -> str | None:
+    """A note or doc in the spec's language, for the JSON report."""
+    return str(wording) if wording else None
 
 
 def _options_text(combo: Combo) -> str:

@@ -2,7 +2,10 @@
 
 Both specs are built (under their default options, or the options given to both) and
 described as facts in words — one per rule: a card order, a payoff formula, a trick
-pattern's result, an option — and the facts are compared. Then the payoff tables that
+pattern's result, an option — and the facts are compared. Formulas and conditions read as
+the rulebook writes them (rulespec/prose.py, in English), under the chosen
+options; `--code` adds the DSL text. Facts are compared on their DSL text too, so a change
+the sentences do not show still shows (with its code). Then the payoff tables that
 payoffs.py computes by playing the calls are compared row by row, so a changed formula
 shows up as the points it changes.
 """
@@ -19,9 +22,11 @@ from rich.markup import escape
 
 from rulespec.ir import Formula, Spec
 from rulespec.load import open_spec
+from rulespec.prose import Prose
+from rulespec.rulebook_i18n import catalog
 
 from interpreter.designer.payoffs import Payoffs, payoffs, show
-from interpreter.designer.rulebook import chain_words, effective, outcome_words, said
+from interpreter.designer.rulebook import chain_words, effective, folded, outcome_words, said
 from interpreter.engine.game import Game
 
 
@@ -39,14 +44,25 @@ def card_order(game: Game) -> str:
     return " > ".join(tiers)
 
 
-def facts(game: Game) -> dict[str, str]:
-    """Every rule of a compiled spec as `label → value`, in words; formulas as they read
-    under the chosen options."""
+PROSE = Prose(catalog("en"), said)
+
+
+def facts(game: Game, code: bool = False) -> dict[str, str]:
+    """Every rule of a compiled spec as `label → value`, in words; formulas and conditions as
+    the rulebook's sentences under the chosen options, followed by their DSL text with `code`."""
     spec: Spec = game.spec
     out: dict[str, str] = {}
 
+    def written(words: str, f: Formula) -> str:
+        return f"{words} (code: {effective(f, spec)})" if code else words
+
     def fx(f: Formula) -> str:
-        return effective(f, spec)
+        """An amount (a formula)."""
+        return written(PROSE.amount(folded(f, spec)), f)
+
+    def cx(f: Formula) -> str:
+        """A clause (a condition)."""
+        return written(PROSE.cond(folded(f, spec)), f)
 
     t = spec.table
     out["players"] = str(t.players)
@@ -68,13 +84,13 @@ def facts(game: Game) -> dict[str, str]:
             if tr.kind == "next_rank" else f"{tr.kind}: {', '.join(tr.ranks)}"
     for v in spec.values:
         out[f"hand value {v.name}"] = fx(v.formula)
-        out[f"hand value {v.name} is held when"] = fx(v.holds) if v.holds else "always"
+        out[f"hand value {v.name} is held when"] = cx(v.holds) if v.holds else "always"
     tr2 = spec.tricks
     out["tricks per hand"] = str(tr2.count)
     out["after a tied trick, the lead goes to"] = {"same_leader": "the seat that led it", "mano": "the mano"}.get(
         tr2.after_tie, tr2.after_tie)
     out["partners tying for the best card"] = "win the trick" if tr2.partners_tie == "team_wins" else "tie it"
-    out["a card may be covered when"] = fx(tr2.cover) if tr2.cover else "never"
+    out["a card may be covered when"] = cx(tr2.cover) if tr2.cover else "never"
     if tr2.cover:
         out["a covered card"] = "keeps its rank" if tr2.cover_counts else "never wins"
     for o in tr2.outcomes:
@@ -84,26 +100,27 @@ def facts(game: Game) -> dict[str, str]:
     st = spec.stakes
     out["an unraised hand is worth"] = fx(st.base)
     out["the stake may be raised by"] = "the accepting team" if st.raise_by == "accepting_team" else "either team"
-    out["a stake call may be made when"] = fx(st.when)
+    out["a stake call may be made when"] = cx(st.when)
     for c in st.calls:
         out[f"{said(c.name)} makes the hand worth"] = fx(c.worth)
         out[f"{said(c.name)} declined pays"] = fx(c.declined)
     for cont in spec.contests:
         name = said(cont.name)
         out[f"{name} compares"] = cont.value
-        out[f"{name} may be opened when"] = fx(cont.window)
-        out[f"{name} may answer a stake call when"] = fx(cont.interrupt)
+        out[f"{name} may be opened when"] = cx(cont.window)
+        out[f"{name} may answer a stake call when"] = cx(cont.interrupt)
         out[f"{name} accepted pays"] = fx(cont.accept)
         out[f"{name} declined pays"] = fx(cont.decline)
-        out[f"{name} count"] = f"{cont.count.procedure}; good when {fx(cont.count.good)}; ties: {cont.count.tie}"
-        out[f"{name} winner's cards shown"] = "when the hand is over" if cont.count.show == "hand_end" else "never"
-        out[f"{name} wipes"] = ", ".join(cont.cancels) or "nothing"
+        count = cont.count
+        out[f"{name} count"] = f"{said(count.procedure)}; good when {cx(count.good)}; ties: {said(count.tie)}"
+        out[f"{name} winner's cards shown"] = "when the hand is over" if count.show == "hand_end" else "never"
+        out[f"{name} wipes"] = ", ".join(said(c) for c in cont.cancels) or "nothing"
         if cont.unraised:
             out[f"{name} unanswered declarations pay"] = f"{fx(cont.unraised.pays)} ({cont.unraised.mode})"
         for call in cont.calls:
             rules = [f"worth {fx(call.worth)}", "opens" if call.opens else "does not open"]
             if call.after:
-                rules.append(f"answers {', '.join(call.after)}")
+                rules.append(f"answers {', '.join(said(a) for a in call.after)}")
             if call.max is not None:
                 rules.append(f"at most {call.max}")
             if call.declare:
@@ -114,15 +131,15 @@ def facts(game: Game) -> dict[str, str]:
                 rules.append(f"declined pays {fx(call.decline)}")
             out[f"{name} call {said(call.name)}"] = "; ".join(rules)
     f = spec.fold
-    out["a player may fold when"] = fx(f.when)
+    out["a player may fold when"] = cx(f.when)
     out["folding gives the other team"] = fx(f.pays)
     out["a contest call waiting on the folder"] = "counts as declined" if f.pending_contest == "declined" else "is void"
     for h in spec.special_hands:
-        parts = [f"when {fx(h.when)}"] + ([f"worth {fx(h.base)}"] if h.base else []) + \
+        parts = [f"when {cx(h.when)}"] + ([f"worth {fx(h.base)}"] if h.base else []) + \
             ([f"raising: {h.forbid_stakes}"] if h.forbid_stakes else []) + (["played blind"] if h.blind else [])
         out[f"special hand {h.name}"] = "; ".join(parts)
     for a in spec.annulments:
-        out[f"annulment {a.name}"] = f"holds {fx(a.holds)}; when {fx(a.when)}; dealer {a.dealer}"
+        out[f"annulment {a.name}"] = f"holds {cx(a.holds)}; when {cx(a.when)}; dealer {a.dealer}"
     if spec.signals is not None:
         out["signs"] = f"{spec.signals.verb}: {', '.join(spec.signals.names)} (to {spec.signals.to})"
     out["match target"] = str(spec.match.target)
@@ -191,17 +208,31 @@ def _game(name: str, options: Mapping[str, object]) -> Game:
     return Game(source.build({k: v for k, v in options.items() if k in declared}))
 
 
-def compare(a: str, b: str, options: Mapping[str, object] | None = None) -> Comparison:
+def _rules(ga: Game, gb: Game, code: bool) -> list[Difference]:
+    """The rules that differ in their DSL text, in sentences — with the code when asked, or
+    when the sentences of both sides read the same."""
+    words_a, words_b = facts(ga), facts(gb)
+    code_a, code_b = facts(ga, code=True), facts(gb, code=True)
+    out = []
+    for d in _compare(code_a, code_b):
+        same = words_a.get(d.label) == words_b.get(d.label)
+        if not code and not same:
+            d = Difference(d.label, words_a.get(d.label), words_b.get(d.label))
+        out.append(d)
+    return out
+
+
+def compare(a: str, b: str, options: Mapping[str, object] | None = None, code: bool = False) -> Comparison:
     ga, gb = _game(a, options or {}), _game(b, options or {})
     out = Comparison(ga.spec.name or a, gb.spec.name or b)
-    out.rules = _compare(facts(ga), facts(gb))
+    out.rules = _rules(ga, gb, code)
     out.payoffs = _compare(payoff_rows(payoffs(ga)), payoff_rows(payoffs(gb)))
     return out
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from interpreter.engine.game import parse_options
-    result = compare(args.first, args.second, parse_options(args.option))
+    result = compare(args.first, args.second, parse_options(args.option), code=args.code)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
         return 1 if result.rules or result.payoffs else 0
@@ -226,4 +257,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a table option, for each spec that declares it")
     p.add_argument("--json", action="store_true", help="print the differences as JSON")
+    p.add_argument("--code", action="store_true",
+                   help="follow each formula's sentence with its DSL text")
     p.set_defaults(run=run)

@@ -5,7 +5,10 @@ strengths, the examples from the hand-value tables, the payoff tables from payof
 a table option changes from the payoff tables and the calls of the games built under each
 of its values. Formulas and conditions are written as sentences (rulespec/prose.py), in
 the spec's language (`language:`, or `--lang`) from the catalogs of
-rulespec/rulebook_i18n/. Each article cites the `source:` and `note:` written in the spec.
+rulespec/rulebook_i18n/. Each article cites the `source:` and `note:` written in the spec;
+a note (or an option's doc) is printed in the book's language, or marked as borrowed from the
+language it is written in; the spec's `display:` labels name suits, special hands, options and
+their values in that language.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from rich.console import Console
 
 from rulespec import dsl
 from rulespec.formula import option_constants
-from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec
+from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec, Wording
 from rulespec.prose import Prose, fold
 from rulespec.rulebook_i18n import Catalog, catalog
 
@@ -225,11 +228,11 @@ class Book:
 
     def cond(self, f: Formula) -> str:
         """A condition as a clause, as it reads under the options the rulebook is made for."""
-        return self.prose.cond(folded(f, self.spec))
+        return self.t.contract(self.prose.cond(folded(f, self.spec)))
 
     def amount(self, f: Formula) -> str:
         """A formula as what it is worth, under the chosen options."""
-        return self.prose.amount(folded(f, self.spec))
+        return self.t.contract(self.prose.amount(folded(f, self.spec)))
 
     def always(self, f: Formula) -> bool:
         e = folded(f, self.spec)
@@ -311,10 +314,38 @@ class Book:
         if cited.source:
             yield Quote(self.t("source", text=plain(cited.source)))
         if cited.note:
-            yield Para(self.t("note", text=plain(cited.note)))
+            yield Para(self.t("note", text=self.wording(cited.note)))
+
+    def wording(self, text: Wording) -> str:
+        """A note or doc in the book's language; failing that, the first the spec wrote (its own
+        language's), marked with the language it is in: a reader sees it was not translated."""
+        own = text.get(self.t.language)
+        if own is not None:
+            return plain(own)
+        language, other = text.texts[0]
+        return self.t("untranslated", language=language, text=plain(other))
+
+    def doc(self, o: OptionDecl) -> str:
+        """An option's doc as the start of its paragraph (empty when it has none)."""
+        return self.wording(o.doc) + " " if o.doc else ""
+
+    def labels(self, kind: str) -> dict[str, str]:
+        """The spec's `display:` labels of one kind in the book's language."""
+        return {name: label for language, kinds in self.spec.display if language == self.t.language
+                for k, pairs in kinds if k == kind for name, label in pairs}
+
+    def suits(self) -> str:
+        """The suits by their letters, each with the spec's name for it in the book's language."""
+        names = self.labels("suits")
+        return ", ".join(self.t("deck.suit", label=names[s], letter=s) if s in names else s
+                         for s in self.spec.deck.suits)
 
     def option_name(self, option: str) -> str:
-        """An option's name in words: the catalog's for the options every spec has."""
+        """An option's name in words: the spec's label in the book's language, else the
+        catalog's for the options every spec has, else its name."""
+        label = self.labels("options").get(option)
+        if label:
+            return label
         return self.t(f"opt.{option}") if self.t.has(f"opt.{option}") else said(option)
 
     def option_value(self, option: str, value: object) -> str:
@@ -323,7 +354,7 @@ class Book:
     def value_words(self, value: object) -> str:
         if isinstance(value, bool):
             return self.t("value.true" if value else "value.false")
-        return said(str(value))
+        return self.labels("choices").get(str(value)) or said(str(value))
 
 
 def rulebook(game: Game, language: str | None = None) -> list[Block]:
@@ -364,7 +395,7 @@ def _players_and_deck(book: Book) -> Iterator[Block]:
              else t("players.teams", players=table.players, teams=table.teams, per=table.players // table.teams),
              t("players.dealer.next" if table.dealer == "next" else "players.dealer.previous"),
              t("players.answer.any" if table.answer == "any_opponent" else "players.answer.next"),
-             t("deck.cards", n=len(deck.cards), ranks=", ".join(deck.ranks), suits=", ".join(deck.suits),
+             t("deck.cards", n=len(deck.cards), ranks=", ".join(deck.ranks), suits=book.suits(),
                example=deck.cards[0], hand=deck.hand_size)]
     yield Items(tuple(items))
     yield from book.cite(table.cited)
@@ -479,7 +510,7 @@ def _tricks(book: Book) -> Iterator[Block]:
     tr = game.spec.tricks
     yield book.article("art.tricks")
     after = {"same_leader": "tricks.after.same", "mano": "tricks.after.mano", "first_best": "tricks.after.first"}
-    items = [t("tricks.count", n=tr.count), t(after.get(tr.after_tie, "tricks.after.same")),
+    items = [t("tricks.count", n=tr.count), t("tricks.any_card"), t(after.get(tr.after_tie, "tricks.after.same")),
              t("tricks.partners.team" if tr.partners_tie == "team_wins" else "tricks.partners.tie")]
     if tr.cover is not None:
         items.append(t("tricks.cover", cond=book.cond(tr.cover))
@@ -515,6 +546,8 @@ def _stakes(book: Book) -> Iterator[Block]:
 def _contest_rules(book: Book, c: Contest) -> list[str]:
     t = book.t
     out = [t("contest.window", cond=book.cond(c.window))]
+    if not any(call.declare for call in c.calls):        # a declaration is made once per player
+        out.append(t("contest.once"))
     if not book.never(c.interrupt):
         out.append(t("contest.interrupt", cond=book.cond(c.interrupt)))
     if c.declaration == "compulsory":
@@ -533,13 +566,20 @@ def _contest_rules(book: Book, c: Contest) -> list[str]:
             how.append(t("call.max", n=call.max))
         if not book.always(call.allowed):
             how.append(t("call.allowed", cond=book.cond(call.allowed)))
+        if call.accept is not None:                   # what the call itself says, over the chain's rule
+            how.append(t("call.accept", amount=book.amount(call.accept)))
+        if call.decline is not None:
+            how.append(t("call.decline", amount=book.amount(call.decline)))
         out.append(t("call.line", name=said(call.name), worth=book.amount(call.worth), how=t("list.semi").join(how)))
     count = c.count
     ties = {"nearer_lead": "count.tie.nearer", "farther_lead": "count.tie.farther", "mano_team": "count.tie.mano",
             "nobody": "count.tie.nobody"}
+    out.append(t("count.closed"))
     if count.procedure == "announce":
         line = t("count.announce")
-        if not book.always(count.good):
+        if book.always(count.good):
+            line += " " + t("count.good.always")
+        elif not book.never(count.good):
             line += " " + t("count.good", cond=book.cond(count.good))
         out.append(line + " " + t(ties.get(count.tie, "count.tie.nearer")))
     else:
@@ -616,7 +656,8 @@ def _special(book: Book) -> Iterator[Block]:
         if h.blind is not None and not book.never(h.blind):
             parts.append(t("special.blind") if book.always(h.blind)
                          else t("special.blind.when", cond=book.cond(h.blind)))
-        yield Para(t("special.line", name=said(h.name), cond=book.cond(h.when), what=t("list.semi").join(parts)))
+        name = book.labels("hands").get(h.name) or said(h.name)
+        yield Para(t("special.line", name=name, cond=book.cond(h.when), what=t("list.semi").join(parts)))
         yield from book.cite(h.cited)
 
 
@@ -625,7 +666,8 @@ def _fold_and_more(book: Book) -> Iterator[Block]:
     f = spec.fold
     yield book.article("art.fold")
     pending = t("fold.pending.declined" if f.pending_contest == "declined" else "fold.pending.void")
-    yield Para(t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays)) + " " + pending)
+    scored = " " + t("fold.scored") if spec.contests else ""
+    yield Para(t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays)) + " " + pending + scored)
     yield from book.worked("fold")
     yield from book.cite(f.cited)
     for a in spec.annulments:
@@ -819,7 +861,7 @@ def _options(book: Book) -> Iterator[Block]:
         values = t("list.sep").join(book.value_words(v) for v in o.values)
         line = t("options.values", values=values, default=book.value_words(o.default),
                  here=book.value_words(chosen.get(o.name)))
-        yield Para((plain(o.doc) + " " if o.doc else "") + line)
+        yield Para(book.doc(o) + line)
         yield from book.cite(o.cited)
         if o.name != "players":
             yield from _value_changes(book, o)
@@ -835,11 +877,10 @@ def _interpretations(book: Book) -> Iterator[Block]:
     yield Para(t("choices.intro"))
     chosen = dict(book.spec.chosen)
     for o in choices:
-        yield Heading(3, said(o.name))
+        yield Heading(3, book.option_name(o.name))
         values = t("list.sep").join(book.value_words(v) for v in o.values)
-        yield Para((plain(o.doc) + " " if o.doc else "") + t("options.values", values=values,
-                                                      default=book.value_words(o.default),
-                                                      here=book.value_words(chosen.get(o.name))))
+        yield Para(book.doc(o) + t("options.values", values=values, default=book.value_words(o.default),
+                                   here=book.value_words(chosen.get(o.name))))
         yield from book.cite(o.cited)
         yield from _value_changes(book, o)
 
@@ -850,6 +891,9 @@ def _glossary(book: Book) -> Iterator[Block]:
     aliases: dict[str, list[str]] = {}
     for word, verb in spec.verbs:
         aliases.setdefault(verb, []).append(said(word))
+    for name, label in book.labels("calls").items():        # what the board prints for it
+        if label not in aliases.get(name, []):
+            aliases.setdefault(name, []).append(label)
     rows: list[tuple[str, str, str]] = []
     for i, step in enumerate(spec.stakes.calls):
         rows.append((said(step.name), t("glossary.stake", n=i + 1), ", ".join(aliases.get(step.name, []))))

@@ -46,7 +46,7 @@ class Catalog:
                 "name": name,
                 "title": str(source.tree.data.get("title", name)),
                 "options": [{"name": o.name, "values": list(o.values), "default": o.default, "kind": o.kind,
-                             "doc": o.doc} for o in source.options],
+                             "doc": str(o.doc) if o.doc else None} for o in source.options],
             })
         return out
 

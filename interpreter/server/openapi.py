@@ -101,7 +101,8 @@ _SCHEMAS: dict[str, Any] = {
                        "signals": {"type": ["object", "null"], "description": "the spec's free signals: verb, "
                                    "names, and to whom they are shown (table or partners)"},
                        "display": {"type": "object", "description": "the spec's display labels: language to "
-                                   "calls, values and ranks, each a name to its label"}},
+                                   "calls, values and ranks (and, for the rulebook, options, choices, suits "
+                                   "and hands), each a name to its label"}},
     },
     "MatchInfo": {
         "type": "object",

@@ -7,7 +7,9 @@ Each module defines
 - `NAMES`: DSL name → a noun phrase (a value: `trick`) or a pair (the clause when it holds,
   the clause when it does not: `played`);
 - `FUNCTIONS`: DSL function → the same, with `{x}` for the argument;
-- `IDIOMS`: DSL text of a whole subexpression → a better reading than the word-by-word one.
+- `IDIOMS`: DSL text of a whole subexpression → a better reading than the word-by-word one;
+- `CONTRACTIONS` (optional): (pattern, replacement) pairs the language requires when phrases
+  are put together (French `à les` → `aux`), applied to the sentences read from formulas.
 
 A message missing from a language comes from English; `catalog("xx")` of an unknown
 language is English.
@@ -15,6 +17,7 @@ language is English.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -73,6 +76,12 @@ class Catalog:
     def function(self, name: str) -> Entry | None:
         found = self._find("FUNCTIONS", name)
         return None if found is None else _entry(found)
+
+    def contract(self, text: str) -> str:
+        """`text` with the language's contractions made (never borrowed from another language)."""
+        for pattern, replacement in getattr(self.layers[0], "CONTRACTIONS", ()):
+            text = re.sub(pattern, replacement, text)
+        return text
 
     def idiom(self, text: str) -> str | None:
         for layer in self.layers[:1]:          # an idiom is never borrowed from another language

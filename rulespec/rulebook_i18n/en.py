@@ -5,7 +5,7 @@ NAMES = {
     "trick": "the number of the trick being played",
     "played": ("the player has played a card this hand", "the player has not played a card yet"),
     "played_this_trick": ("the player has played in this trick", "the player has not played in this trick"),
-    "my_turn": ("it is the player's turn and no call is waiting", "it is not the player's turn"),
+    "my_turn": ("it is the player's turn, no call is waiting and no count is under way", "it is not the player's turn"),
     "answering": ("the player may answer the waiting call", "the player is not answering a call"),
     "counting": ("the points are being counted", "no count is under way"),
     "pending_step": "the place on the ladder of the stake call waiting for an answer (0 if none)",
@@ -63,6 +63,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "a stake call is waiting for an answer",
+    "answering and pending_step > 0": "the player is answering a stake call",
     "top(1)": "the points of the best card",
     "trick == 1": "it is the first trick",
     "trick == 2": "it is the second trick",
@@ -80,7 +82,9 @@ IDIOMS = {
     "max_score == target - 1": "a team is one point from winning",
     "min_score == target - 1": "both teams are one point from winning",
     "not counting": "no count is under way",
-    "my_turn or answering": "it is the player's turn or the player is answering a call",
+    "my_turn or answering": (
+        "it is the player's turn (not while a count is under way) or "
+        "the player is answering a call"),
 }
 
 MESSAGES = {
@@ -133,6 +137,12 @@ MESSAGES.update({
     "edition.none": "of the spec (it has none)",
     "source": "Source: {text}",
     "note": "_Note:_ {text}",
+    "untranslated": "[not translated, {language}] {text}",
+    "tricks.any_card": "Any card of one's hand may be played: there is no need to follow suit.",
+    "count.closed": "An accept closes the chain: no call raises it any more.",
+    "contest.once": "Once its chain is settled, it is not opened again in the hand.",
+    "fold.scored": "Points the hand has already scored stand.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "players",
     "opt.target": "points to win",
     "option.value": "{name}: {value}",
@@ -230,9 +240,12 @@ MESSAGES.update({
     "call.after": "it may answer {calls}",
     "call.max": "at most {n} times in one chain",
     "call.allowed": "only when {cond}",
+    "call.accept": "accepted, it pays {amount}",
+    "call.decline": "declined, it pays {amount}",
     "call.line": "**{name}** (worth {worth}): {how}.",
     "count.announce": "When the chain is accepted, the players say their points in turn from the mano.",
     "count.good": "A player may concede without showing (\"good\") when {cond}.",
+    "count.good.always": "A player may instead concede without showing (\"good\"), whatever he holds.",
     "count.automatic": "When the chain is accepted, the hands are compared at once.",
     "count.tie.nearer": "Equal points go to the player nearer the mano.",
     "count.tie.farther": "Equal points go to the player farther from the mano.",

@@ -4,7 +4,8 @@ NAMES = {
     "trick": "el número de la baza que se juega",
     "played": ("el jugador ya jugó una carta en esta mano", "el jugador todavía no jugó ninguna carta"),
     "played_this_trick": ("el jugador ya jugó en esta baza", "el jugador no jugó en esta baza"),
-    "my_turn": ("es el turno del jugador y no hay canto esperando respuesta", "no es el turno del jugador"),
+    "my_turn": ("es el turno del jugador, no hay canto esperando respuesta ni se están contando los tantos",
+                "no es el turno del jugador"),
     "answering": ("el jugador puede responder el canto pendiente", "el jugador no está respondiendo un canto"),
     "counting": ("se están contando los tantos", "no se están contando los tantos"),
     "pending_step": "el escalón del canto de la apuesta que espera respuesta (0 si no hay ninguno)",
@@ -60,6 +61,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "un canto de la apuesta espera respuesta",
+    "answering and pending_step > 0": "el jugador contesta un canto de la apuesta",
     "top(1)": "los puntos de la mejor carta",
     "trick == 1": "se juega la primera baza",
     "trick == 2": "se juega la segunda baza",
@@ -77,7 +80,7 @@ IDIOMS = {
     "max_score == target - 1": "un equipo está a un punto de ganar",
     "min_score == target - 1": "los dos equipos están a un punto de ganar",
     "not counting": "no se están contando los tantos",
-    "my_turn or answering": "es el turno del jugador o está respondiendo un canto",
+    "my_turn or answering": "es el turno del jugador (no mientras se cuentan los tantos) o está respondiendo un canto",
 }
 
 MESSAGES = {
@@ -128,6 +131,12 @@ MESSAGES = {
     "edition.none": "de la especificación (no tiene ninguna)",
     "source": "Fuente: {text}",
     "note": "_Nota:_ {text}",
+    "untranslated": "[sin traducir, {language}] {text}",
+    "tricks.any_card": "Se puede jugar cualquier carta de la mano: no hay obligación de seguir el palo.",
+    "count.closed": "El quiero cierra la cadena: ningún canto la sube después.",
+    "contest.once": "Resuelta su cadena, no se vuelve a abrir en la mano.",
+    "fold.scored": "Los puntos que la mano ya anotó quedan.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "jugadores",
     "opt.target": "puntos para ganar",
     "option.value": "{name}: {value}",
@@ -218,9 +227,13 @@ MESSAGES = {
     "call.after": "puede responder a {calls}",
     "call.max": "a lo sumo {n} veces en una cadena",
     "call.allowed": "solo cuando {cond}",
+    "call.accept": "querido, paga {amount}",
+    "call.decline": "no querido, paga {amount}",
     "call.line": "**{name}** (vale {worth}): {how}.",
     "count.announce": "Si la cadena es querida, los jugadores cantan sus tantos por turno desde el mano.",
     "count.good": "Un jugador puede decir «son buenas» sin mostrar cuando {cond}.",
+    "count.good.always": "En lugar de cantar sus tantos, un jugador puede decir «son buenas» "
+                          "sin mostrarlos, tenga lo que tenga.",
     "count.automatic": "Si la cadena es querida, las manos se comparan en el acto.",
     "count.tie.nearer": "A igual puntaje gana el más cercano al mano.",
     "count.tie.farther": "A igual puntaje gana el más alejado del mano.",
@@ -332,3 +345,5 @@ MESSAGES["options.reads"] = "la regla dice: {line}"
 
 MESSAGES["options.article"] = 'se aplica el artículo «{title}»'
 MESSAGES["options.nothing"] = 'no cambia ningún canto, regla ni pago con las demás opciones de esta edición.'
+
+CONTRACTIONS = ((r"\ba el\b", "al"), (r"\bde el\b", "del"))

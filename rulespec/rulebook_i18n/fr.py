@@ -4,7 +4,8 @@ NAMES = {
     "trick": "le numéro de la levée en cours",
     "played": ("le joueur a déjà joué une carte dans cette donne", "le joueur n'a encore joué aucune carte"),
     "played_this_trick": ("le joueur a joué dans cette levée", "le joueur n'a pas joué dans cette levée"),
-    "my_turn": ("c'est au tour du joueur et aucune annonce n'attend de réponse", "ce n'est pas au tour du joueur"),
+    "my_turn": ("c'est au tour du joueur, aucune annonce n'attend de réponse et aucun décompte n'est en cours",
+                "ce n'est pas au tour du joueur"),
     "answering": ("le joueur peut répondre à l'annonce en attente", "le joueur ne répond pas à une annonce"),
     "counting": ("les points sont en train d'être comptés", "aucun décompte n'est en cours"),
     "pending_step": "le rang, dans l'échelle, de l'enchère qui attend une réponse (0 s'il n'y en a pas)",
@@ -60,6 +61,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "une enchère attend une réponse",
+    "answering and pending_step > 0": "le joueur répond à une enchère",
     "top(1)": "les points de la meilleure carte",
     "trick == 1": "on joue la première levée",
     "trick == 2": "on joue la deuxième levée",
@@ -77,7 +80,7 @@ IDIOMS = {
     "max_score == target - 1": "une équipe est à un point de la victoire",
     "min_score == target - 1": "les deux équipes sont à un point de la victoire",
     "not counting": "aucun décompte n'est en cours",
-    "my_turn or answering": "c'est au tour du joueur ou il répond à une annonce",
+    "my_turn or answering": "c'est au tour du joueur (pas pendant un décompte) ou il répond à une annonce",
 }
 
 MESSAGES = {
@@ -128,6 +131,12 @@ MESSAGES = {
     "edition.none": "de la spécification (elle n'en a aucune)",
     "source": "Source : {text}",
     "note": "_Remarque :_ {text}",
+    "untranslated": "[non traduit, {language}] {text}",
+    "tricks.any_card": "On peut jouer n'importe quelle carte de sa main : il n'y a pas d'obligation de fournir.",
+    "count.closed": "Accepter ferme la suite : plus aucune annonce ne la relance.",
+    "contest.once": "Une fois sa suite réglée, on ne la rouvre plus dans la donne.",
+    "fold.scored": "Les points déjà marqués dans la donne restent acquis.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "joueurs",
     "opt.target": "points pour gagner",
     "option.value": "{name} : {value}",
@@ -216,9 +225,13 @@ MESSAGES = {
     "call.after": "elle peut répondre à {calls}",
     "call.max": "au plus {n} fois dans une suite",
     "call.allowed": "seulement si {cond}",
+    "call.accept": "acceptée, elle rapporte {amount}",
+    "call.decline": "refusée, elle rapporte {amount}",
     "call.line": "**{name}** (vaut {worth}) : {how}.",
     "count.announce": "Si la suite est acceptée, les joueurs annoncent leurs points à tour de rôle depuis la mano.",
     "count.good": "Un joueur peut s'incliner sans montrer (« son buenas ») quand {cond}.",
+    "count.good.always": "Au lieu d'annoncer ses points, un joueur peut s'incliner sans les "
+                          "montrer (« son buenas »), quoi qu'il ait.",
     "count.automatic": "Si la suite est acceptée, les mains sont comparées aussitôt.",
     "count.tie.nearer": "À égalité de points, gagne le joueur le plus proche de la mano.",
     "count.tie.farther": "À égalité de points, gagne le joueur le plus éloigné de la mano.",
@@ -331,3 +344,5 @@ MESSAGES["options.reads"] = "la règle devient : {line}"
 
 MESSAGES["options.article"] = "l'article « {title} » s'applique"
 MESSAGES["options.nothing"] = 'aucune annonce, règle ni gain ne change avec les autres options de cette édition.'
+
+CONTRACTIONS = ((r"\bà les\b", "aux"), (r"\bà le\b", "au"), (r"\bde les\b", "des"), (r"\bde le\b", "du"))

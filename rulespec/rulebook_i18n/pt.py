@@ -4,7 +4,8 @@ NAMES = {
     "trick": "o número da vaza em jogo",
     "played": ("o jogador já jogou uma carta nesta mão", "o jogador ainda não jogou nenhuma carta"),
     "played_this_trick": ("o jogador já jogou nesta vaza", "o jogador não jogou nesta vaza"),
-    "my_turn": ("é a vez do jogador e nenhum pedido espera resposta", "não é a vez do jogador"),
+    "my_turn": ("é a vez do jogador, nenhum pedido espera resposta e nenhuma contagem está em curso",
+                "não é a vez do jogador"),
     "answering": ("o jogador pode responder ao pedido pendente", "o jogador não está respondendo a um pedido"),
     "counting": ("os pontos estão sendo contados", "nenhuma contagem está em andamento"),
     "pending_step": "o degrau da escada do pedido que espera resposta (0 se não houver)",
@@ -60,6 +61,8 @@ FUNCTIONS = {
 }
 
 IDIOMS = {
+    "pending_step > 0": "um pedido da escada espera resposta",
+    "answering and pending_step > 0": "o jogador responde a um pedido da escada",
     "top(1)": "os pontos da melhor carta",
     "trick == 1": "joga-se a primeira vaza",
     "trick == 2": "joga-se a segunda vaza",
@@ -77,7 +80,7 @@ IDIOMS = {
     "max_score == target - 1": "uma dupla está a um ponto da vitória",
     "min_score == target - 1": "as duas duplas estão a um ponto da vitória",
     "not counting": "nenhuma contagem está em andamento",
-    "my_turn or answering": "é a vez do jogador ou ele está respondendo a um pedido",
+    "my_turn or answering": "é a vez do jogador (não durante uma contagem) ou ele está respondendo a um pedido",
 }
 
 MESSAGES = {
@@ -126,6 +129,12 @@ MESSAGES = {
     "edition.none": "da especificação (ela não tem nenhuma)",
     "source": "Fonte: {text}",
     "note": "_Nota:_ {text}",
+    "untranslated": "[não traduzido, {language}] {text}",
+    "tricks.any_card": "Pode-se jogar qualquer carta da mão: não há obrigação de seguir o naipe.",
+    "count.closed": "Aceitar fecha a sequência: nenhum pedido a aumenta depois.",
+    "contest.once": "Resolvida a sua sequência, não se abre de novo na mão.",
+    "fold.scored": "Os pontos que a mão já marcou ficam.",
+    "deck.suit": "{label} ({letter})",
     "opt.players": "jogadores",
     "opt.target": "pontos para ganhar",
     "option.value": "{name}: {value}",
@@ -214,9 +223,13 @@ MESSAGES = {
     "call.after": "pode responder a {calls}",
     "call.max": "no máximo {n} vezes numa sequência",
     "call.allowed": "só quando {cond}",
+    "call.accept": "aceito, paga {amount}",
+    "call.decline": "recusado, paga {amount}",
     "call.line": "**{name}** (vale {worth}): {how}.",
     "count.announce": "Se a sequência é aceita, os jogadores dizem os seus pontos na vez, a partir do mão.",
     "count.good": "Um jogador pode dar-se por vencido sem mostrar quando {cond}.",
+    "count.good.always": "Em vez de dizer os seus pontos, um jogador pode dar-se por vencido "
+                          "sem mostrá-los, tenha o que tiver.",
     "count.automatic": "Se a sequência é aceita, as mãos comparam-se na hora.",
     "count.tie.nearer": "Com pontos iguais ganha o jogador mais perto do mão.",
     "count.tie.farther": "Com pontos iguais ganha o jogador mais longe do mão.",

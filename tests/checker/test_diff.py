@@ -60,3 +60,29 @@ def test_cli(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["from"] == "teg" and data["to"] == "board"
     assert {"what": "envido: envido, envido", "teg": "accepted 4, declined 2", "board": None} in data["payoffs"]
+
+
+def test_changed_formulas_read_as_the_rulebook_writes_them() -> None:
+    """A changed condition or formula is a sentence (the rulebook's renderer), not DSL: the
+    board lets a player fold 'on his own turn or while he is the one being asked' (seed 004:
+    'You may fold on your own turn or while you are the one being asked')."""
+    rules, _ = words("teg", "board")
+    fold = next(r for r in rules if r.startswith("a player may fold when: "))
+    assert fold.endswith("→ it is the player's turn (not while a count is under way) or the player is answering a call"), \
+        fold
+    falta = next(r for r in words("teg", "paulista")[0] if r.startswith("envido call falta envido"))
+    assert "what the leading team lacks to win the match" in falta and "answers envido, real envido" in falta
+    for line in words("teg", "board")[0] + words("teg", "paulista")[0]:
+        for token in ("==", "!=", " and not ", "stake_level", "target - leader", "my_turn", "(code:"):
+            assert token not in line, (token, line)
+
+
+def test_code_on_demand(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    """`--code` follows each sentence with the DSL text it was read from."""
+    c = compare("teg", "board", code=True)
+    fold = next(d for d in c.rules if d.label == "a player may fold when")
+    assert fold.after == ("it is the player's turn (not while a count is under way) or the player is answering a call "
+                          "(code: my_turn or answering)")
+    monkeypatch.setenv("COLUMNS", "1000")
+    assert main(["diff", "--code", "teg", "board"]) == 1
+    assert "(code: my_turn or answering)" in capsys.readouterr().out

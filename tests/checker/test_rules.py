@@ -65,7 +65,8 @@ def test_prose_not_code_and_no_local_names(name: str) -> None:
         written = "\n".join(line for line in text.splitlines()
                             if not line.startswith(("> ", "_Note:_", "_Nota:_", "_Remarque :_")))
         for o in load_game(name).spec.options:       # the spec's own words, printed as written
-            written = written.replace(plain(o.doc or ""), "")
+            for _, doc in o.doc.texts if o.doc else ():
+                written = written.replace(plain(doc), "")
         for token in ("==", "!=", "<=", ">=", " // ", "options.", "best_suited", "stake_level"):
             assert token not in written, token
         assert not re.findall(r"\b[a-z]+_[a-z_]+\b", written)
@@ -200,9 +201,9 @@ def test_interpretation_choices_say_what_each_reading_changes() -> None:
     """The other reading's rules are read from the game built under it: uruguayo's three_pardas
     'nobody' changes one line of the trick table; its falta value 'winner' the falta's worth."""
     choices = section(english("uruguayo"), "Interpretation choices")
-    three = choices.split("### three pardas", 1)[1].split("###", 1)[0]
-    assert "With three pardas: nobody:\n\n- the rule reads: Tricks and ties: T T T — nobody: no one scores" in three
-    falta = choices.split("### falta value", 1)[1].split("###", 1)[0]
+    three = choices.split("### three tied tricks", 1)[1].split("###", 1)[0]
+    assert "With three tied tricks: nobody:\n\n- the rule reads: Tricks and ties: T T T — nobody: no one scores" in three
+    falta = choices.split("### what the falta is worth", 1)[1].split("###", 1)[0]
     assert ("- the rule reads: The envido: calls and what they pay: **falta envido** (worth what the winning team "
             "lacks to win the match)") in falta
     assert ["falta envido", "accepted 40, declined 1", "accepted 20, declined 1"] in table_rows(falta)

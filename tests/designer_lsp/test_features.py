@@ -286,3 +286,14 @@ def test_a_conformance_case_file_completes_and_shows_the_cards_of_its_spec(tmp_p
     a = analyze(path, text.replace("0 play 4c", "0 play 4x"))
     [f] = a.findings
     assert "'4x' is not a card of this deck" in f.diagnostic.message
+
+
+def test_hover_an_option_whose_doc_is_written_per_language(tmp_path):
+    """The Argentine base writes its docs in English, Spanish and French: the hover shows each."""
+    base = bundled_dir() / "bases" / "argentina.yaml"
+    text = f"extends: {base}\nname: house\nwhen:\n  x:\n    if: \"options.three_pardas == 'mano'\"\n"
+    a, text = _variant(tmp_path, text)
+    line, char = _at(text, "three_pardas", 3)
+    body = features.hover(a, line, char).contents.value
+    assert "en: All three tricks tied" in body and "es: Las tres bazas pardas" in body
+    assert "{'en'" not in body

@@ -283,3 +283,13 @@ def test_check_line_is_not_wrapped(capsys, monkeypatch) -> None:
     expected = (f"error {bad('unknown_key')}:6:13 at $.stakes.calls.truco.worht: "
                 "unknown key 'worht' (did you mean 'worth'?)")
     assert any(ln.startswith(expected) for ln in lines), lines
+
+
+def test_declarations_need_an_unraised_rule(tmp_path: Path) -> None:
+    """A flor sung and not raised must score something: without `unraised:` the spec is refused
+    where the contest is written (it used to stop the engine in the middle of a hand)."""
+    spec = tmp_path / "sin_cobro.yaml"
+    spec.write_text("name: sin_cobro\nextends: teg\ncontests:\n  flor:\n    unraised: ~\n", encoding="utf-8")
+    load_game(str(spec))                                # flor off: the contest is not built
+    with pytest.raises(SpecError, match="'flor' has declarations .* no `unraised:` rule"):
+        load_game(str(spec), flor=True)

@@ -328,7 +328,7 @@ def _formula(a: Analysis, site: Any, text: str) -> Iterator[lsp.CompletionItem]:
     if re.search(r"options\.\w*$", text):
         for name, node in options_of(a).items():
             values = ", ".join(str(v) for v in node.get("values") or [])
-            yield _item(name, lsp.CompletionItemKind.Variable, f"option ({values})", str(node.get("doc") or ""))
+            yield _item(name, lsp.CompletionItemKind.Variable, f"option ({values})", _doc(node.get("doc")))
         return
     called = _CALLED.search(text)
     if called and called.group(1) in FUNCTIONS:
@@ -401,7 +401,14 @@ def _hover_option(a: Analysis, word: str) -> list[str]:
     values = " | ".join(json.dumps(v) if isinstance(v, bool) else str(v) for v in node.get("values") or [])
     kind = node.get("kind", "table")
     return [f"**option {word}** ({kind}): {values}; default {node.get('default', (node.get('values') or [None])[0])}"
-            + (f"\n\n{node['doc']}" if node.get("doc") else "")]
+            + (f"\n\n{_doc(node['doc'])}" if node.get("doc") else "")]
+
+
+def _doc(doc: Any) -> str:
+    """An option's doc as written: a string, or one paragraph per language of a mapping."""
+    if isinstance(doc, dict):
+        return "\n\n".join(f"{language}: {text}" for language, text in doc.items())
+    return str(doc or "")
 
 
 def _hover_call(a: Analysis, word: str) -> list[str]:

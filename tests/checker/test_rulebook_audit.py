@@ -1,0 +1,121 @@
+"""What the audit of the bundled rulebooks against their seeds (docs/rulebook-audit.md) fixed:
+each test quotes the seed's clause and checks that the rulebook, in its own language, states it."""
+from __future__ import annotations
+
+import functools
+import re
+
+from interpreter.designer.rulebook import render
+from interpreter.engine.game import load_game
+
+
+@functools.cache
+def own(name: str) -> str:
+    return render(load_game(name))
+
+
+def article(text: str, title: str) -> str:
+    """The body of the article whose title is `title`, in any language ("## Artículo 6. ...")."""
+    m = re.search(rf"^## \w+ \d+\. {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert m, f"no article {title!r}"
+    return m.group(1)
+
+
+def test_son_buenas_whatever_one_holds() -> None:
+    """Seed 002: 'Cuando el otro canta su tanto, uno no está obligado a decir el suyo: si sabe
+    que perdió —o si no quiere mostrar lo que tiene— dice «son buenas» y se acabó.'"""
+    envido = article(own("teg"), "Envido: los cantos y lo que pagan")
+    assert "En lugar de cantar sus tantos, un jugador puede decir «son buenas» sin mostrarlos" in envido
+    board = article(render(load_game("board")), "The envido: calls and what they pay")
+    assert "A player may concede without showing (\"good\") when the player's value cannot win" in board
+
+
+def test_no_obligation_to_follow_suit() -> None:
+    """Seed 000: 'La plus forte carte remporte la levée, sans obligation de fournir.' Seed 004:
+    'There is no obligation to follow suit.'"""
+    assert "il n'y a pas d'obligation de fournir" in article(own("reglamento"), "Les levées et les pardas")
+    assert "there is no need to follow suit" in article(own("board"), "Tricks and ties")
+
+
+def test_an_accept_closes_the_envido() -> None:
+    """Seed 000: 'Quiero ferme les enchères — « quiero, envido » ne relance rien du tout.'"""
+    envido = article(own("reglamento"), "Envido : les annonces et ce qu'elles rapportent")
+    assert "Accepter ferme la suite : plus aucune annonce ne la relance." in envido
+
+
+def test_points_already_scored_stand_after_a_fold() -> None:
+    """Seed 000: 'Ir al mazo ... L'adversaire encaisse la mise en cours ; les points de flor et
+    d'envido déjà marqués restent acquis.' Paulista has no envido: nothing to say there."""
+    assert "Les points déjà marqués dans la donne restent acquis." in article(own("reglamento"), "Quitter la donne")
+    assert "restent acquis" not in article(own("paulista"), "Quitter la donne")
+
+
+def test_suits_are_named() -> None:
+    """Seed 000: 'dans quatre palos — espadas (épées), bastos (bâtons), oros (ors) et copas';
+    seed 003: 'Ordre des couleurs des manilles (de la plus petite à la plus grande) : or, pique,
+    cœur et trèfle'; seed 001: 'l'as d'épée (1♠), l'as de bâton (1♣) ... le 7 de denier (7♦)'."""
+    assert "dans les couleurs espadas (e), bastos (b), oros (o), copas (c)" in own("reglamento")
+    assert "dans les couleurs or (d), pique (s), cœur (h), trèfle (c)" in own("paulista")
+    assert "dans les couleurs épées ♠ (s), bâtons ♣ (c), deniers ♦ (d), coupes ♥ (h)" in own("vanikar")
+    assert "de los palos espadas (e), bastos (b), oros (o), copas (c)" in own("teg")
+
+
+def test_special_hands_by_the_seed_names() -> None:
+    """Seed 003: 'Main de 11 - Quand l'une des paire est à 11 points. Iron Hand ? Lorsque les deux
+    paires sont à 11 points.'"""
+    text = own("paulista")
+    assert "**Main de 11**, quand une équipe est à un point de la victoire" in text
+    assert "**Iron Hand**, quand les deux équipes sont à un point de la victoire" in text
+    assert "**eleven**" not in text and "**iron**" not in text
+
+
+def test_french_contractions() -> None:
+    """'inférieur à les points' is not French: the sentences read from formulas contract it."""
+    options = own("paulista")
+    assert "est inférieur aux points qu'il faut pour gagner la partie" in options
+    assert not re.search(r"\b(à|de) (les|le)\b", options.replace("de le faire", ""))
+
+
+def test_fold_while_answering_a_stake_call() -> None:
+    """Seed 001: 'FOLD : à votre tour, ou en répondant à un Truco, Fold abandonne la donne'."""
+    fold = article(own("vanikar"), "Quitter la donne")
+    assert "quand c'est au tour du joueur, aucune annonce n'attend de réponse et aucun décompte n'est en cours " \
+        "ou le joueur répond à une enchère" in fold
+    assert "à la fois" not in fold
+
+
+def test_one_envido_per_hand() -> None:
+    """Seed 001: 'Il reste ouvert jusqu'à ce que le premier pli soit terminé, qu'un Envido soit
+    répondu ou qu'un Truco soit accepté'."""
+    envido = article(own("vanikar"), "Envido : les annonces et ce qu'elles rapportent")
+    assert "Une fois sa suite réglée, on ne la rouvre plus dans la donne." in envido
+    assert "on ne la rouvre plus" not in article(own("reglamento"), "Flor : les annonces et ce qu'elles rapportent")
+
+
+def test_no_fold_during_the_count() -> None:
+    """Seed 004: 'You cannot fold during the announcement. Folding is for your own turn, or for the
+    moment you are the one being asked.'"""
+    fold = article(own("board"), "Leaving the hand")
+    assert ("when it is the player's turn (not while a count is under way) or the player is answering a call"
+            in fold)
+
+
+def test_glossary_gives_the_board_words() -> None:
+    """Seed 004: 'A few traditional names are listed once here so a written rule can be matched
+    to the table' — the board's labels (Match envido, Flower, Yours are good) are in the glossary."""
+    glossary = article(own("board"), "Glossary of the calls")
+    assert "| falta envido | a call of the envido | Match envido |" in glossary
+    assert "| good | concedes the count without showing | Yours are good |" in glossary
+    assert "Flower |" in glossary
+
+
+def test_a_call_says_what_it_pays_when_it_says_more_than_its_worth() -> None:
+    """Seed 000: 'Con flor me achico | Je me couche. L'adversaire marque ses flors + 1 point.';
+    seed 002: 'Contraflor: la canta el que también tiene flor. 6 si se la quieren, 4 si no.'"""
+    flor = article(render(load_game("reglamento", flor=True)), "Flor : les annonces et ce qu'elles rapportent")
+    assert ("**flor** (vaut 3) : c'est une déclaration : seule une main qui l'a peut la faire, une fois par joueur ; "
+            "l'adversaire suivant qui en a une aussi doit y répondre aussitôt ; acceptée, elle rapporte 3 fois le "
+            "nombre de mains comparées ; refusée, elle rapporte le produit de 3 par le nombre de mains de l'équipe "
+            "qui a annoncé comparées plus 1.") in flor
+    teg = article(render(load_game("teg", flor=True)), "Flor: los cantos y lo que pagan")
+    assert "**contraflor** (vale 6): puede responder a flor; querido, paga 6; no querido, paga 4." in teg
