@@ -321,6 +321,27 @@ class PostgresStore(Store):
     def _notify(self, ex: Any, match_id: str) -> None:
         ex("SELECT pg_notify(?, ?)", (CHANNEL, match_id))
 
+    # The conditional write, the inserts and the notification in one statement, so one round
+    # trip (autocommit: the statement is its own transaction, committed when it returns). The
+    # inserts and the NOTIFY read the UPDATE's row: when it finds the log longer than `first`
+    # they do nothing, and no row comes back. Under READ COMMITTED a concurrent writer of the
+    # row waits for the first and then sees its `logged`, so exactly one of them stores.
+    _APPEND = (f"WITH bumped AS (UPDATE matches SET logged = %s WHERE id = %s AND logged = %s RETURNING id), "
+               f"added AS (INSERT INTO actions (match_id, n, seat, action) "
+               f"SELECT bumped.id, a.n, a.seat, a.action FROM bumped, "
+               f"unnest(%s::integer[], %s::integer[], %s::text[]) AS a(n, seat, action)) "
+               f"SELECT pg_notify('{CHANNEL}', id) FROM bumped")
+
+    def append(self, match_id: str, first: int, actions: Iterable[tuple[int, str]]) -> None:
+        batch = list(actions)
+        if not batch:
+            return
+        stored = self.db.execute(self._APPEND, (first + len(batch), match_id, first,
+                                                [first + k for k in range(len(batch))],
+                                                [seat for seat, _ in batch], [action for _, action in batch]))
+        if stored.fetchone() is None:
+            raise Conflict(match_id)
+
     def listen(self, callback: Callable[[str | None], None]) -> None:
         def run() -> None:
             while not self._stop.is_set():
