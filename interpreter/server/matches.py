@@ -8,10 +8,11 @@ other, and nobody is shown an action before it is on disk.
 
 Several processes may share one PostgreSQL store (`store.shared`). Then any process serves
 any match: a request first reads the match's head in the store and applies the actions other
-processes stored since (`_refresh`); an action is committed by the store's conditional write
-(store.py), and the process that loses a race on one match rebuilds it from the store and
-judges the action again there — an explicit `version` then answers `stale_version`, as it
-would on one process. The store's LISTEN connection reports other processes' commits
+processes stored since (`_refresh`), except an action naming the version this copy is at,
+which the conditional write checks instead (`act`). An action is committed by the store's
+conditional write (store.py), and the process that loses a race on one match rebuilds it
+from the store and judges the action again there — an explicit `version` then answers
+`stale_version`, as it would on one process. The store's LISTEN connection reports other processes' commits
 (`changed_elsewhere`), so the streams of this process catch up at once.
 
 The server deals the next hand itself, at once, when a hand ends: the `hand_over` event
