@@ -384,7 +384,7 @@ class MatchBook:
         if not actions:
             return
         try:
-            self.store.append(match.id, match.logged, actions)
+            claims = self.store.append(match.id, match.logged, actions)
         except Conflict:
             self._rebuild(match)
             match.notify()
@@ -394,4 +394,6 @@ class MatchBook:
             raise
         match.logged += len(actions)
         match.version += sum(not is_signal(match.game, a) for _, a in actions)
+        if claims is not None and claims != len(match.claimed):    # a seat claimed through another process
+            match.claimed = self.store.claimed(match.id)
         match.notify()

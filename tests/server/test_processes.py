@@ -163,6 +163,20 @@ def test_an_action_on_a_current_copy_costs_one_statement_and_on_a_stale_one_two(
     assert len(counted[b].sent) == 2 and "UPDATE matches" in counted[b].sent[1]
 
 
+def test_an_action_that_skips_the_catch_up_still_shows_a_seat_claimed_through_another_process(two) -> None:
+    a, b = two
+    made = a.post("/api/matches", json={"spec": "teg", "seed": 8}).json()
+    match = made["match"]
+    t0 = a.post(f"/api/matches/{match}/claim", json={"code": made["invitations"]["0"]["code"]}).json()["token"]
+    legal = _legal(a, match, t0)                                  # a holds the match: seat 1 not claimed
+    assert legal["to_act"] == 0
+    assert b.post(f"/api/matches/{match}/claim", json={"code": made["invitations"]["1"]["code"]}).status_code == 201
+    r = a.post(f"/api/matches/{match}/actions", headers=auth(t0),
+               json={"action": legal["legal"][0], "version": legal["version"]})
+    assert r.status_code == 200, r.text
+    assert [s["claimed"] for s in r.json()["seats"]] == [True, True]
+
+
 # -- real processes, one killed ----------------------------------------------------------
 
 SLOW = 120          # seconds a live server may take to answer on a loaded machine (a dead one fails at once)
