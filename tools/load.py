@@ -227,6 +227,21 @@ def start_server(db: Path | str) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the server did not start")
 
 
+def _statements(db: str, reset: bool = False) -> int:
+    """The statements the servers sent to the database `db` since the last reset, counted by
+    PostgreSQL's pg_stat_statements (BEGIN and COMMIT included; this query's own not)."""
+    import psycopg
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        if reset:
+            conn.execute("SELECT pg_stat_statements_reset()")
+            return 0
+        row = conn.execute("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+                           "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+                           "AND query NOT LIKE '%pg_stat_statements%'").fetchone()
+        return int(row[0]) if row else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", type=int, default=50, help="concurrent matches")
@@ -255,13 +270,18 @@ def main(argv: list[str] | None = None) -> int:
                     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
                     from tests.server.postgres import Cluster
                     cluster = Cluster()
-                    cluster.start()
+                    cluster.start("shared_preload_libraries=pg_stat_statements")
                     db = cluster.new_database()
                 for _ in range(args.servers):
                     proc, url = start_server(db)
                     procs.append(proc)
                     urls.append(url)
+            if cluster is not None:
+                _statements(str(db), reset=True)
             report = asyncio.run(run_load(urls, args.matches, args.spec, options, args.max_actions, args.sticky))
+            if cluster is not None:
+                report["statements"] = _statements(str(db))
+                report["statements_per_action"] = round(report["statements"] / max(1, report["actions"]), 2)
             report["store"] = "as given" if args.url else \
                 ("postgresql" if str(db).startswith("postgres") else "sqlite")
         finally:
@@ -278,7 +298,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{report['actions']} actions in {report['seconds']} s = {report['actions_per_second']} actions/s "
               f"({report['requests_per_second']} requests/s), action latency p50 {report['p50_ms']} ms, "
               f"p99 {report['p99_ms']} ms; errors {report['errors']}, "
-              f"lost actions {report['lost_actions']}")
+              f"lost actions {report['lost_actions']}"
+              + (f"; {report['statements_per_action']} database statements per action" if "statements" in report
+                 else ""))
         for line in report["first_errors"]:
             print("  ", line)
     return 1 if report["errors"] or report["lost_actions"] else 0

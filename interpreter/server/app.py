@@ -67,9 +67,9 @@ def _settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
-async def _seat(request: Request) -> tuple[Match, int]:
+async def _seat(request: Request, current: bool = True) -> tuple[Match, int]:
     token = bearer(request.headers.get("authorization"))
-    return await _book(request).authorize(request.path_params["match_id"], token)
+    return await _book(request).authorize(request.path_params["match_id"], token, current)
 
 
 # -- endpoints --------------------------------------------------------------------------
@@ -128,7 +128,7 @@ async def legal_actions(request: Request) -> JSONResponse:
 
 async def submit_action(request: Request) -> JSONResponse:
     data = await _body(request, {"action": (str, int), "version": (int,)}, required=["action"])
-    match, seat = await _seat(request)                  # nothing yields between here and the change
+    match, seat = await _seat(request, current=False)   # `act` sees to that; nothing yields from here
     applied = _book(request).act(match, seat, data["action"], data.get("version"))
     return JSONResponse({"applied": applied, **match.view(seat)})
 

@@ -8,10 +8,11 @@ other, and nobody is shown an action before it is on disk.
 
 Several processes may share one PostgreSQL store (`store.shared`). Then any process serves
 any match: a request first reads the match's head in the store and applies the actions other
-processes stored since (`_refresh`); an action is committed by the store's conditional write
-(store.py), and the process that loses a race on one match rebuilds it from the store and
-judges the action again there — an explicit `version` then answers `stale_version`, as it
-would on one process. The store's LISTEN connection reports other processes' commits
+processes stored since (`_refresh`), except an action naming the version this copy is at,
+which the conditional write checks instead (`act`). An action is committed by the store's
+conditional write (store.py), and the process that loses a race on one match rebuilds it
+from the store and judges the action again there — an explicit `version` then answers
+`stale_version`, as it would on one process. The store's LISTEN connection reports other processes' commits
 (`changed_elsewhere`), so the streams of this process catch up at once.
 
 The server deals the next hand itself, at once, when a hand ends: the `hand_over` event
@@ -172,7 +173,9 @@ class MatchBook:
         match.notify()
         return match, seat, token
 
-    async def get(self, match_id: str) -> Match:
+    async def get(self, match_id: str, current: bool = True) -> Match:
+        """The match, loaded from the store if this process does not hold it; with `current`,
+        brought up to date with what other processes stored (else the caller sees to that)."""
         match = self.matches.get(match_id)
         if match is None:
             record = self.store.record(match_id)
@@ -180,7 +183,7 @@ class MatchBook:
                 raise ApiError(404, "unknown_match", f"no match {match_id!r}")
             game = await self.catalog.game(record.spec, record.options)
             match = self.matches.get(match_id) or self._load(record, game)   # another request may have loaded it
-        else:
+        elif current:
             self._refresh(match)
         self._keep(match)
         return match
@@ -273,9 +276,9 @@ class MatchBook:
 
     # -- seats --------------------------------------------------------------------------
 
-    async def authorize(self, match_id: str, token: str) -> tuple[Match, int]:
-        """The match and the seat a token acts for; 404, 401 or 403 otherwise."""
-        match = await self.get(match_id)
+    async def authorize(self, match_id: str, token: str, current: bool = True) -> tuple[Match, int]:
+        """The match and the seat a token acts for; 404, 401 or 403 otherwise (`current`: as `get`)."""
+        match = await self.get(match_id, current)
         h = token_hash(token)
         seat = match.tokens.get(h)
         if seat is not None:
@@ -292,7 +295,30 @@ class MatchBook:
     # -- play ---------------------------------------------------------------------------
 
     def act(self, match: Match, seat: int, action: str | int, version: int | None) -> str:
-        """Apply one seat's action, then the bots' answers; all stored before returning."""
+        """Apply one seat's action, then the bots' answers; all stored before returning.
+
+        On a shared store a copy whose version is the one the client names is not read from
+        the store first: the conditional write finds out whether it is current (and on a
+        conflict the match is rebuilt and judged again), so an action costs one round trip.
+        A refusal is given only on a copy just brought up to date. Otherwise the copy catches
+        up first (one read), as on every other request."""
+        if not self.store.shared:
+            return self._act(match, seat, action, version)
+        if version is None or version != match.version:
+            self._refresh(match)
+            return self._act(match, seat, action, version)
+        try:
+            return self._act(match, seat, action, version)
+        except ApiError as err:
+            if err.code not in ("illegal_action", "match_over"):
+                raise
+            logged = match.logged
+            self._refresh(match)
+            if match.logged == logged:                      # the copy was current: the refusal stands
+                raise
+        return self._act(match, seat, action, version)
+
+    def _act(self, match: Match, seat: int, action: str | int, version: int | None) -> str:
         st = match.state
         if version is not None and version != match.version:
             raise ApiError(409, "stale_version", f"the match is at version {match.version}, not {version}",
@@ -358,7 +384,7 @@ class MatchBook:
         if not actions:
             return
         try:
-            self.store.append(match.id, match.logged, actions)
+            claims = self.store.append(match.id, match.logged, actions)
         except Conflict:
             self._rebuild(match)
             match.notify()
@@ -368,4 +394,6 @@ class MatchBook:
             raise
         match.logged += len(actions)
         match.version += sum(not is_signal(match.game, a) for _, a in actions)
+        if claims is not None and claims != len(match.claimed):    # a seat claimed through another process
+            match.claimed = self.store.claimed(match.id)
         match.notify()

@@ -21,7 +21,8 @@ transaction whose `UPDATE … SET logged = first + k WHERE logged = first` finds
 still at `first`; any other raises `Conflict` and stores nothing. No lock is held while a
 server computes an action (a killed process leaves nothing locked), and the loser of a race
 learns it at once and rebuilds the match from the store. The primary key `(match_id, n)`
-refuses a gap or a double besides.
+refuses a gap or a double besides. On PostgreSQL the update, the inserts and the
+notification are one statement (`PostgresStore.append`): an action costs one round trip.
 """
 from __future__ import annotations
 
@@ -156,12 +157,14 @@ class Store:
         """The human seats whose token has been handed out."""
         return {int(seat) for (seat,) in self._all("SELECT seat FROM tokens WHERE match_id = ?", (match_id,))}
 
-    def append(self, match_id: str, first: int, actions: Iterable[tuple[int, str]]) -> None:
+    def append(self, match_id: str, first: int, actions: Iterable[tuple[int, str]]) -> int | None:
         """Add actions numbered from `first`, if the match's log is exactly `first` long;
-        `Conflict` (and nothing stored) otherwise."""
+        `Conflict` (and nothing stored) otherwise. A shared store also says how many seats are
+        claimed (read in the same round trip), so a copy that skipped its catch-up read learns
+        of claims through other processes; None when nothing was stored or for SQLite."""
         rows = [(match_id, first + k, seat, action) for k, (seat, action) in enumerate(actions)]
         if not rows:
-            return
+            return None
         with self._tx() as ex:
             if ex("UPDATE matches SET logged = ? WHERE id = ? AND logged = ?",
                   (first + len(rows), match_id, first)) != 1:
@@ -169,6 +172,7 @@ class Store:
             for row in rows:
                 ex("INSERT INTO actions VALUES (?, ?, ?, ?)", row)
             self._notify(ex, match_id)
+        return None
 
     def head(self, match_id: str) -> tuple[int, int] | None:
         """How many actions a match has stored and how many seats were claimed: one cheap read
@@ -320,6 +324,28 @@ class PostgresStore(Store):
 
     def _notify(self, ex: Any, match_id: str) -> None:
         ex("SELECT pg_notify(?, ?)", (CHANNEL, match_id))
+
+    # The conditional write, the inserts and the notification in one statement, so one round
+    # trip (autocommit: the statement is its own transaction, committed when it returns). The
+    # inserts and the NOTIFY read the UPDATE's row: when it finds the log longer than `first`
+    # they do nothing, and no row comes back. Under READ COMMITTED a concurrent writer of the
+    # row waits for the first and then sees its `logged`, so exactly one of them stores.
+    _APPEND = ("WITH bumped AS (UPDATE matches SET logged = %s WHERE id = %s AND logged = %s RETURNING id, claims), "
+               "added AS (INSERT INTO actions (match_id, n, seat, action) "
+               "SELECT bumped.id, a.n, a.seat, a.action FROM bumped, "
+               "unnest(%s::integer[], %s::integer[], %s::text[]) AS a(n, seat, action)) "
+               f"SELECT claims, pg_notify('{CHANNEL}', id) FROM bumped")
+
+    def append(self, match_id: str, first: int, actions: Iterable[tuple[int, str]]) -> int | None:
+        batch = list(actions)
+        if not batch:
+            return None
+        numbers = [first + k for k in range(len(batch))]
+        seats, texts = [seat for seat, _ in batch], [action for _, action in batch]
+        stored = self.db.execute(self._APPEND, (first + len(batch), match_id, first, numbers, seats, texts)).fetchone()
+        if stored is None:
+            raise Conflict(match_id)
+        return int(stored[0])
 
     def listen(self, callback: Callable[[str | None], None]) -> None:
         def run() -> None:

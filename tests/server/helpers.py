@@ -1,12 +1,14 @@
 """Shared helpers of the server tests: an in-process client, seats, and leak scanning."""
 from __future__ import annotations
 
+import os
 import random
 import re
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -136,8 +138,38 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _listens(pid: int, port: int) -> bool | None:
+    """Whether process `pid` holds the socket listening on `port` (Linux's /proc; None elsewhere),
+    so that a server found on the port is known to be this one and not another that took it."""
+    try:
+        inodes = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as f:
+                for line in list(f)[1:]:
+                    fields = line.split()
+                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:   # 0A: LISTEN
+                        inodes.add(f"socket:[{fields[9]}]")
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return None
+    for fd in fds:
+        try:
+            if os.readlink(fd) in inodes:
+                return True
+        except OSError:                                 # closed meanwhile
+            continue
+    return False
+
+
 class Server:
-    """`truco serve` in a child process, on loopback, with these command-line flags."""
+    """`truco serve` in a child process, on loopback, with these command-line flags.
+
+    `start` returns once this child answers on its port, however slow the machine, and fails
+    at once if it exits; a child that could not bind its port (another process took it) is
+    started again on a fresh one, so read `url` after `start`. Its stderr goes to a file: a
+    pipe nobody reads could fill and stall it."""
+
+    STARTS = 3
 
     def __init__(self, db: Path, *flags: str) -> None:
         self.db = db
@@ -146,23 +178,49 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
         self.log = ""                                   # what the last process wrote to stderr
+        self._stderr = tempfile.TemporaryFile()
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(self.db),
-                                      "--port", str(self.port), *self.flags],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx2.get(f"{self.url}/api/specs", timeout=1).status_code == 200:
-                    return
-            except httpx2.HTTPError:
-                time.sleep(0.05)
-        raise AssertionError(f"the server did not start: {self.proc.stderr.read() if self.proc.poll() else ''}")
+        for _ in range(self.STARTS):
+            self._stderr.seek(0)
+            self._stderr.truncate()
+            self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "--db", str(self.db),
+                                          "--port", str(self.port), *self.flags],
+                                         stdout=subprocess.DEVNULL, stderr=self._stderr)
+            if self._ready():
+                return
+            self.log = self._read_log()
+            if "address already in use" not in self.log.lower():
+                raise AssertionError(f"the server did not start:\n{self.log}")
+            self.port = _free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+        raise AssertionError(f"the server found no free port in {self.STARTS} starts:\n{self.log}")
+
+    def _ready(self) -> bool:
+        """Wait until the child answers on its port (True) or exits (False). The limit is
+        generous: on a loaded machine starting Python and loading the specs takes long."""
+        assert self.proc is not None
+        deadline = time.monotonic() + 300
+        while self.proc.poll() is None:
+            if time.monotonic() > deadline:
+                self.kill()
+                raise AssertionError(f"the server did not answer in 300 s:\n{self.log}")
+            if _listens(self.proc.pid, self.port) is not False:
+                try:
+                    if httpx2.get(f"{self.url}/api/specs", timeout=30).status_code == 200 and \
+                            self.proc.poll() is None and _listens(self.proc.pid, self.port) is not False:
+                        return True
+                except httpx2.HTTPError:
+                    pass
+            time.sleep(0.05)
+        return False
+
+    def _read_log(self) -> str:
+        self._stderr.seek(0)
+        return self._stderr.read().decode("utf-8", "replace")
 
     def kill(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.log = self.proc.stderr.read().decode("utf-8", "replace")
-        self.proc.stderr.close()
+        self.proc.wait(timeout=60)
+        self.log = self._read_log()

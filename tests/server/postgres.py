@@ -46,11 +46,12 @@ class Cluster:
         subprocess.run(prefix + list(argv), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        timeout=120)
 
-    def start(self) -> None:
+    def start(self, *settings: str) -> None:
+        """initdb and start; `settings` are more server settings, NAME=VALUE."""
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", self.user, "-E", "UTF8",
                   "--no-sync")
         options = f"-c listen_addresses='' -c unix_socket_directories={self.dir} -p {self.port} " \
-                  "-c fsync=off -c max_connections=200"
+                  "-c fsync=off -c max_connections=200" + "".join(f" -c {setting}" for setting in settings)
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options,
                   "-w", "start")
 

@@ -7,6 +7,8 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import httpx2
@@ -18,6 +20,7 @@ from tests.server.helpers import PLAYFUL, TEST_SETTINGS, Server, auth, claim_all
 from interpreter import load_game
 from interpreter.server.app import create_app
 
+SLOW = 120          # seconds a live server may take to answer on a loaded machine (a dead one fails at once)
 MATCHES = [("teg", {"players": 2, "target": 15}, {}), ("paulista", {}, {"1": "heuristic", "3": "random"}),
            ("board", {"players": 4, "target": 15}, {"2": "heuristic"}), ("uruguayo", {"target": 20}, {})]
 
@@ -68,14 +71,15 @@ def _views(http: httpx2.Client, made: list[dict]) -> dict:
             for m in made for seat, t in m["tokens"].items()}
 
 
-def _player(url: str, made: dict, acked: list, stop: threading.Event, seed: int) -> None:
-    """Play random legal actions on one match until stopped or the server dies; record each
-    answered action with the version it was applied at."""
+def _player(url: str, made: dict, acked: list, stop: threading.Event, seed: int, killable: bool = True) -> None:
+    """Play random legal actions on one match until stopped, the match ends or (if `killable`)
+    the server dies; record each answered action with the version it was applied at. A live
+    server is waited for however slow it is: only a dead one ends the play early."""
     rng = random.Random(seed)
     tokens = made["tokens"]
     seat = next(iter(tokens))
     try:
-        with httpx2.Client(base_url=url, timeout=5) as http:
+        with httpx2.Client(base_url=url, timeout=SLOW) as http:
             while not stop.is_set():
                 token = tokens[seat]
                 legal = http.get(f"/api/matches/{made['match']}/legal", headers=auth(token)).json()
@@ -89,17 +93,35 @@ def _player(url: str, made: dict, acked: list, stop: threading.Event, seed: int)
                               json={"action": action, "version": legal["version"]})
                 if r.status_code == 200:
                     acked.append((legal["version"], int(seat), action, r.json()["version"]))
+                elif not killable:
+                    raise AssertionError(r.text)
     except (httpx2.HTTPError, ValueError):
+        if not killable:
+            raise
         return                                              # the server was killed mid-answer
 
 
+def _wait_for(condition: Callable[[], bool], what: str) -> None:
+    """Poll `condition` until it holds: the test waits on what happened, never on a fixed time
+    (the limit only stops a broken run from hanging)."""
+    deadline = time.monotonic() + 600
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.01)
+
+
+def _played(acked: dict[str, list], goal: int, players: list[threading.Thread]) -> bool:
+    """Whether `goal` actions have been answered in all, or every player has stopped."""
+    return sum(len(a) for a in acked.values()) >= goal or not any(t.is_alive() for t in players)
+
+
 def test_a_killed_server_resumes_every_match_and_loses_no_answered_action(server) -> None:
-    with httpx2.Client(base_url=server.url, timeout=5) as http:
+    with httpx2.Client(base_url=server.url, timeout=SLOW) as http:
         made = _create(http)
         before = _views(http, made)
     server.kill()                                          # at rest: everything is exactly as it was
     server.start()
-    with httpx2.Client(base_url=server.url, timeout=5) as http:
+    with httpx2.Client(base_url=server.url, timeout=SLOW) as http:
         assert _views(http, made) == before
 
     acked: dict[str, list] = {m["match"]: [] for m in made}
@@ -107,26 +129,29 @@ def test_a_killed_server_resumes_every_match_and_loses_no_answered_action(server
         stop = threading.Event()
         threads = [threading.Thread(target=_player, args=(server.url, m, acked[m["match"]], stop, round_ * 10 + k))
                    for k, m in enumerate(made)]
+        answered_before = sum(len(a) for a in acked.values())
+        more = 8 + random.Random(round_).randrange(16)     # a different moment of play each round
         for t in threads:
             t.start()
-        time.sleep(0.4 + random.Random(round_).random() * 0.6)
-        server.kill()
+        _wait_for(partial(_played, acked, answered_before + more, threads), f"{more} answered actions")
+        server.kill()                                      # the players are mid-request: they never wait
         stop.set()
         for t in threads:
-            t.join(timeout=10)
+            t.join(timeout=SLOW)
+            assert not t.is_alive(), "a player still plays against a killed server"
         server.start()
-        with httpx2.Client(base_url=server.url, timeout=5) as http:
+        with httpx2.Client(base_url=server.url, timeout=SLOW) as http:
             for m in made:
                 token = next(iter(m["tokens"].values()))
                 version = http.get(f"/api/matches/{m['match']}/view", headers=auth(token)).json()["version"]
                 answered = max((after for *_, after in acked[m["match"]]), default=0)
                 assert version >= answered, "an answered action was lost"
 
-    assert sum(len(a) for a in acked.values()) > 20, "the kills came before any play"
+    assert sum(len(a) for a in acked.values()) >= 24, "the rounds answered fewer actions than they waited for"
     stop = threading.Event()
     for k, m in enumerate(made):                           # finish every match on the resumed server
-        _player(server.url, m, acked[m["match"]], stop, 100 + k)
-    with httpx2.Client(base_url=server.url, timeout=5) as http:
+        _player(server.url, m, acked[m["match"]], stop, 100 + k, killable=False)
+    with httpx2.Client(base_url=server.url, timeout=SLOW) as http:
         for m in made:
             token = next(iter(m["tokens"].values()))
             log = http.get(f"/api/matches/{m['match']}/log", headers=auth(token)).json()

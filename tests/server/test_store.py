@@ -92,3 +92,58 @@ def test_a_rate_bucket_is_shared_by_every_writer(store_url) -> None:
     finally:
         a.close()
         b.close()
+
+
+def test_writers_racing_at_one_length_store_exactly_one_batch(store_url) -> None:
+    """Eight writers (eight processes' connections) append at the same length at once: one
+    batch is stored whole, the others raise `Conflict` and store nothing."""
+    import threading
+    writers = [open_store(store_url) for _ in range(8)]
+    try:
+        writers[0].create(RECORD, {})
+        ready = threading.Barrier(len(writers))
+        outcome: dict[int, str] = {}
+
+        def write(k: int) -> None:
+            ready.wait()
+            try:
+                writers[k].append("m1", 0, [(0, f"first {k}"), (1, f"second {k}")])
+                outcome[k] = "stored"
+            except Conflict:
+                outcome[k] = "conflict"
+
+        threads = [threading.Thread(target=write, args=(k,)) for k in range(len(writers))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcome.values()) == ["conflict"] * 7 + ["stored"]
+        (winner,) = [k for k, o in outcome.items() if o == "stored"]
+        assert writers[0].actions("m1") == [(0, f"first {winner}"), (1, f"second {winner}")]
+        assert writers[0].head("m1") == (2, 0)
+    finally:
+        for w in writers:
+            w.close()
+
+
+def test_a_stored_batch_is_announced_and_a_refused_one_is_not(postgres) -> None:
+    import psycopg
+
+    from interpreter.server.store import CHANNEL
+    url = postgres.new_database()
+    a, b = open_store(url), open_store(url)
+    try:
+        a.create(RECORD, {})
+        with psycopg.connect(url, autocommit=True) as listener:
+            listener.execute(f"LISTEN {CHANNEL}")
+            a.append("m1", 0, [(0, "a")])
+            with pytest.raises(Conflict):
+                b.append("m1", 0, [(0, "refused")])
+            b.append("m1", 1, [(1, "b")])
+            notes = [n.payload for n in listener.notifies(timeout=30, stop_after=2)]
+            listener.execute("SELECT 1")                         # anything queued arrives with its answer
+            notes += [n.payload for n in listener.notifies(timeout=0)]
+        assert notes == ["m1", "m1"]                              # two commits, two notifications
+    finally:
+        a.close()
+        b.close()
