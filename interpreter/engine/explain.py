@@ -18,6 +18,8 @@ def _rule(f: Formula, cited_source: str | None = None) -> str:
 def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
     verb, arg = act
     who = f"seat {seat}"
+    if seat not in st.seats:
+        return f"{who} does not play this hand: it is played by seats {', '.join(map(str, st.seats))}"
     forced = _forced_declaration(st, g, seat)
     if forced is not None and act not in acts(st, g, seat):
         return forced
