@@ -17,7 +17,7 @@ import pytest
 from rulespec.errors import SpecError
 from rulespec.load import load_spec
 
-from interpreter import load_game
+from interpreter import Deal, load_game
 from interpreter.engine.state import State
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
@@ -129,3 +129,48 @@ def test_facing_seats_must_be_opponents(tmp_path: Path) -> None:
         load_spec(spec, {"players": 4})
     messages = [d.message for d in info.value.diagnostics]
     assert any("facing pairs need the seat across the table on the other team" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_duel_shows_nobody_the_cards_of_its_seats(game, seed: int) -> None:
+    """docs/DESIGN "Information flow": two deals of a duel that differ only in one of its seats'
+    cards look the same to every other seat, the other four included, until the rules show them."""
+    from tests.interpreter.test_noninterference import reveals, shows_hidden, view
+
+    rng = random.Random(seed)
+    ids = game.cards.ids
+    deck = rng.sample(ids, 6 * 3 + 4)
+    redondilla = Deal(tuple(tuple(deck[3 * s:3 * s + 3]) for s in range(6)), deck[18])
+    dealer = rng.randrange(6)
+    probe = game.new_match(seed=seed, dealer=dealer, deals=[redondilla])
+    probe.apply("fold")
+    probe.next_hand()
+    a_seat, b_seat = probe.seats
+    hidden = rng.choice(probe.seats)
+    rest = [c for c in ids if c != deck[18]]
+    rng.shuffle(rest)
+    hands: list[tuple[str, ...]] = [()] * 6
+    hands[a_seat], hands[b_seat] = tuple(rest[0:3]), tuple(rest[3:6])
+    other = list(hands)
+    other[hidden] = tuple(rest[6:9])
+    states = []
+    for duel in (hands, other):
+        st = game.new_match(seed=seed, dealer=dealer, deals=[redondilla, Deal(tuple(duel), deck[18])])
+        st.apply("fold")
+        st.next_hand()
+        states.append(st)
+    a, b = states
+    watchers: list[int | None] = [s for s in range(6) if s != hidden] + [None]
+    while not a.hand_over:
+        for seat in watchers:
+            assert view(a, seat) == view(b, seat), f"seat {seat} can tell seat {hidden}'s duel hand apart"
+        choices = sorted(set(a.legal_actions()) & set(b.legal_actions()))
+        if a.current_player() == hidden:
+            choices = [c for c in choices if not reveals(a, hidden, c)]
+        if not choices:
+            break
+        action = rng.choice(choices)
+        a.apply(action)
+        b.apply(action)
+        if shows_hidden(a, hidden) or shows_hidden(b, hidden):
+            break
