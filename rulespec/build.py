@@ -25,12 +25,14 @@ from rulespec.ir import (
     Deck,
     Fold,
     Formula,
+    HandFormat,
     HandValue,
     Match,
     OptionDecl,
     OptionValue,
     Outcome,
     Ranking,
+    Schedule,
     Signals,
     Span,
     Spec,
@@ -156,6 +158,7 @@ class Builder:
             annulments=self.annulments(),
             signals=self.signals(),
             match=self.match(),
+            schedule=self.schedule(table),
             verbs=self.verbs(),
             disabled_calls=tuple(self.disabled),
             language=str(self.get(("language",), "en")),
@@ -450,6 +453,21 @@ class Builder:
             return None
         return Signals(str(node.get("verb", "signal")), tuple(str(n) for n in node.get("names", [])),
                        str(node.get("to", "table")), self.cited(p), self.span(p))
+
+    def schedule(self, table: Table) -> Schedule | None:
+        """The rounds of hand formats, if the spec plays them under these options."""
+        p: Path = ("schedule",)
+        if self.get(p) is None or not self.enabled(p):
+            return None
+        formats = []
+        for i, node in enumerate(self.get(p + ("formats",)) or []):
+            fp: Path = p + ("formats", i)
+            seats = str(node.get("seats", "all"))
+            if seats == "facing" and (table.players % 2 or (table.players // 2) % table.teams == 0):
+                self.error(fp + ("seats",), f"at {table.players} players a seat does not face an opponent: "
+                                            "facing pairs need the seat across the table on the other team")
+            formats.append(HandFormat(str(node.get("name", seats)), seats, self.cited(fp), self.span(fp)))
+        return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p), self.span(p))
 
     def match(self) -> Match:
         p: Path = ("match",)

@@ -274,6 +274,29 @@ class Signals:
 
 
 @dataclass(frozen=True)
+class HandFormat:
+    """Which seats play a hand: `all`, or `facing` (one hand per pair of facing seats, one
+    against one, played one after the other)."""
+
+    name: str
+    seats: str
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Rounds of hands in set formats (three against three, then each seat against the one
+    facing it), played while `when` holds as a round starts; the table's teams stay as they are
+    and every point goes to the team of the seat that won it."""
+
+    when: Formula
+    formats: tuple[HandFormat, ...]
+    cited: Cited
+    span: Span
+
+
+@dataclass(frozen=True)
 class Match:
     target: int
     end: str
@@ -311,6 +334,7 @@ class Spec:
     # The boards show them; play never reads them.
     display: tuple[tuple[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...] = ()
     raw: Any = field(compare=False, repr=False, default=None)
+    schedule: Schedule | None = None  # rounds of hand formats, where the spec plays them
 
     def option(self, name: str) -> OptionValue:
         return dict(self.chosen)[name]

@@ -78,6 +78,8 @@ NAMES: dict[str, NameType] = {
     "half": NameType(N, HAND, "target // 2"),
     "max_score": NameType(N, HAND, "the higher score"),
     "min_score": NameType(N, HAND, "the lower score"),
+    "seats_in_hand": NameType(N, HAND, "how many seats play this hand (fewer than the table's in a one-against-one "
+                              "hand of a `schedule`)"),
     "leader": NameType(N, HAND, "the higher score"),
     "trailer": NameType(N, HAND, "the lower score"),
     # one seat's moment of play
@@ -176,6 +178,8 @@ SITES: dict[str, Site] = {
     "values.*.formula": Site(N, "cards"),
     "values.*.holds": Site(C, "cards"),
     "annul.*.holds": Site(C, "cards"),
+    "schedule.enabled": Site(C, "options"),
+    "schedule.if": Site(C, "hand"),
     "special_hands.*.if": Site(C, "hand"),
     "special_hands.*.base": Site(N, "hand"),
     "special_hands.*.blind": Site(C, "trick"),

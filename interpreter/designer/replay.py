@@ -191,8 +191,9 @@ def _deal(cf: CaseFile, game: Game, node: dict[str, Any], path: tuple[str | int,
     parsed = [tuple(_cards(cf, game, h, path + ("hands", i))) for i, h in enumerate(hands)]
     seen: set[str] = set()
     for i, h in enumerate(parsed):
-        if len(h) != game.hand_size:
-            raise cf.fail(path + ("hands", i), f"a hand holds {game.hand_size} cards, not {len(h)}")
+        if len(h) not in (game.hand_size, 0):
+            raise cf.fail(path + ("hands", i), f"a hand holds {game.hand_size} cards (none for a seat that "
+                                               f"does not play the hand), not {len(h)}")
         for c in h:
             if c in seen:
                 raise cf.fail(path + ("hands", i), f"card {c} is dealt twice")

@@ -374,7 +374,7 @@ def _book(game: Game, language: str | None = None) -> tuple[Book, list[Block]]:
             book.found += examples(other, _payoffs(other), {option: value}, new)
             known |= set(new)
     body: list[Block] = []
-    for article in (_players_and_deck, _card_order, _values, _tricks, _stakes, _contests, _special,
+    for article in (_players_and_deck, _card_order, _values, _tricks, _stakes, _contests, _special, _schedule,
                     _fold_and_more, _match, _options, _interpretations, _glossary):
         body += article(book)
     head: list[Block] = [Heading(1, spec.title or spec.name)]
@@ -661,6 +661,18 @@ def _special(book: Book) -> Iterator[Block]:
         yield from book.cite(h.cited)
 
 
+def _schedule(book: Book) -> Iterator[Block]:
+    t, sched = book.t, book.spec.schedule
+    if sched is None:
+        return
+    yield book.article("art.schedule")
+    formats = t("list.semi").join(t("schedule.all" if f.seats == "all" else "schedule.facing", name=said(f.name))
+                                  for f in sched.formats)
+    yield Para(t("schedule.line", cond=book.cond(sched.when), formats=formats))
+    yield Para(t("schedule.teams"))
+    yield from book.cite(sched.cited)
+
+
 def _fold_and_more(book: Book) -> Iterator[Block]:
     t, spec = book.t, book.spec
     f = spec.fold
@@ -775,7 +787,8 @@ def changes(book: Book, option: str, value: object) -> tuple[list[str], list[str
     return added, removed, rows
 
 
-RULE_ARTICLES = ("_players_and_deck", "_card_order", "_values", "_tricks", "_special", "_fold_and_more", "_match")
+RULE_ARTICLES = ("_players_and_deck", "_card_order", "_values", "_tricks", "_special", "_schedule", "_fold_and_more",
+                 "_match")
 
 
 _RULE_LINES: dict[tuple[Any, ...], list[tuple[str, str]]] = {}

@@ -11,7 +11,17 @@ from collections.abc import Iterable
 from interpreter.engine.context import Ctx, Pay
 from interpreter.engine.match import Match
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, Count, Pending
-from interpreter.engine.rules import CompiledContest, Rules, contest_pending, holds, leader, may_declare, value
+from interpreter.engine.rules import (
+    CompiledContest,
+    Rules,
+    after,
+    contest_pending,
+    holds,
+    leader,
+    may_declare,
+    next_opponent,
+    value,
+)
 from interpreter.engine.scoring import record_call, score
 
 
@@ -47,11 +57,10 @@ def _contest_answerer(m: Match, r: Rules, cont: CompiledContest, seat: int) -> i
     who declared (a raise puts the declared values at stake, so their holders answer)."""
     if cont.declares:
         declared = m.contests[cont.index].declared
-        for k in range(1, r.num_players):
-            s = (seat + k) % r.num_players
+        for s in after(m, r, seat):
             if r.team_of[s] != r.team_of[seat] and s in declared:
                 return s
-    return r.next_opponent(seat)
+    return next_opponent(m, r, seat)
 
 
 def _ask_holders(m: Match, r: Rules, cont: CompiledContest, name: str, seat: int) -> None:
@@ -59,8 +68,7 @@ def _ask_holders(m: Match, r: Rules, cont: CompiledContest, name: str, seat: int
     with `asks: all`, the next holder round the table, partners too, whose own declaration
     asks the next in turn."""
     everyone = cont.calls[name].asks == "all"
-    for k in range(1, r.num_players):
-        s = (seat + k) % r.num_players
+    for s in after(m, r, seat):
         if (everyone or r.team_of[s] != r.team_of[seat]) and may_declare(m, cont, s) \
                 and holds(m, r, cont, s):
             p = m.pending
@@ -108,7 +116,7 @@ def comparing(m: Match, r: Rules, cont: CompiledContest, accepted: bool = False)
     flor at the table is shown and counted, whichever partner answered).
     """
     n = r.num_players
-    order = [(m.mano + k) % n for k in range(n)]
+    order = [s for s in ((m.mano + k) % n for k in range(n)) if s in m.seats]
     if cont.declares:
         declared = m.contests[cont.index].declared
         return [s for s in order if s in declared or (accepted and may_declare(m, cont, s)
@@ -227,7 +235,7 @@ def settle_declarations(m: Match, r: Rules) -> None:
     for cont in r.contests:
         if not only_declared(m, r, cont) or contest_pending(m, cont):
             continue
-        if any(may_declare(m, cont, s) for s in range(r.num_players)):
+        if any(may_declare(m, cont, s) for s in m.seats):
             continue
         settle_unraised(m, r, cont)
         if m.match_over:

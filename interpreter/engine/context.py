@@ -22,7 +22,7 @@ class Asked(Protocol):
     @property
     def target(self) -> int: ...
 
-    def is_pie(self, mano: int, seat: int) -> bool: ...
+    def is_pie(self, mano: int, seat: int, seats: list[int]) -> bool: ...
 
     def may_answer(self, m: Match, seat: int) -> bool: ...
 
@@ -103,7 +103,7 @@ PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
     "calls_made": lambda c: len(c.st.called_log),
     "stake": lambda c: c.st.worth,
     "is_mano": lambda c: c.seat == c.st.mano,
-    "is_pie": lambda c: c.r.is_pie(c.st.mano, _seat(c)),
+    "is_pie": lambda c: c.r.is_pie(c.st.mano, _seat(c), c.st.seats),
     "opponent_announced": lambda c: c.st.count is not None and c.st.count.best_seat is not None,
     "can_beat": lambda c: c.st.count is not None and c.r.count_would_win(c.st, _seat(c)),
     "score_us": _score_us,
@@ -112,6 +112,7 @@ PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
     "min_score": lambda c: min(c.st.score),
     "target": _target,
     "half": lambda c: c.r.target // 2,
+    "seats_in_hand": lambda c: len(c.st.seats),
     "leader": lambda c: max(c.st.score),
     "trailer": lambda c: min(c.st.score),
     "winner_score": _score_us,

@@ -44,6 +44,8 @@ def _conjuncts(e: dsl.Expr) -> list[dsl.Expr]:
 def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
     verb, arg = act
     who = f"seat {seat}"
+    if seat not in st.seats:
+        return f"{who} does not play this hand: it is played by seats {', '.join(map(str, st.seats))}"
     unanswerable = _not_an_answer(st, g, seat, verb)
     if unanswerable is not None:
         return unanswerable

@@ -23,7 +23,7 @@ def acts(m: Match, r: Rules, seat: int) -> list[Action]:
 
 
 def _find_acts(m: Match, r: Rules, seat: int) -> list[Action]:
-    if m.hand_over or not 0 <= seat < r.num_players:
+    if m.hand_over or seat not in m.seats:
         return []
     if m.count is not None:
         return _compulsory(m, r, seat, _count_acts(m, r, seat)) if seat == m.count.seat else []

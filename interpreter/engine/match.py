@@ -41,9 +41,13 @@ class Match:
     match_over: bool = field(default=False, metadata=_meta(SHARE, False, True))         # a team has won
     winner: int | None = field(default=None, metadata=_meta(SHARE, False, True))        # the team that won
     events: list[Event] = field(default_factory=list, metadata=_meta(LIST, False, False))  # the log, as seats see it
+    plan: list[tuple[str, list[int]]] = field(default_factory=list, metadata=_meta(LIST, False, False))  # the
+    # round's hands still to deal under a schedule: (format, seats that play it)
 
     # -- the hand (reset_hand) --------------------------------------------------------
     hand_over: bool = field(default=False, metadata=_meta(SHARE, True, True))           # decided, annulled or folded
+    seats: list[int] = field(default_factory=list, metadata=_meta(LIST, True, True))    # the seats playing this hand
+    hand_format: str = field(default="", metadata=_meta(SHARE, True, True))             # its schedule's format, if any
     mano: int = field(default=0, metadata=_meta(SHARE, True, True))                     # the seat after the dealer
     turn: int = field(default=0, metadata=_meta(SHARE, True, True))                     # the seat to play a card
     leader: int = field(default=0, metadata=_meta(SHARE, True, True))                   # the seat leading this trick
@@ -75,16 +79,20 @@ class Match:
     strength: Sequence[int] = field(default=(), metadata=_meta(SHARE, True, False))     # card strengths, by turned card
     _legal: tuple[int, list[Action]] | None = field(default=None, metadata=_meta(OWN, True, False))  # legal-action memo
 
-    def reset_hand(self, players: int, contests: int) -> None:
+    def reset_hand(self, players: int, contests: int, seats: Sequence[int] | None = None,
+                   hand_format: str = "") -> None:
         """Every hand field back to its default, sized for `players` seats and `contests`
-        contests; the mano is the seat after the dealer, and leads."""
+        contests, the hand played by `seats` (default: every seat); the mano is the first of
+        them after the dealer, and leads."""
         for name, default, factory in HAND_DEFAULTS:
             setattr(self, name, default if factory is None else factory())
+        self.seats = sorted(range(players) if seats is None else seats)
+        self.hand_format = hand_format
         self.dealt = [()] * players
         self.hands = [[] for _ in range(players)]
         self.played = [0] * players
         self.contests = [ContestState() for _ in range(contests)]
-        self.mano = (self.dealer + 1) % players
+        self.mano = min(self.seats, key=lambda s: (s - self.dealer - 1) % players)
         self.turn = self.mano
         self.leader = self.mano
 

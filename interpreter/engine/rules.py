@@ -101,6 +101,9 @@ class Rules:
                                  a.dealer)
                                 for a in spec.annulments)
         self.signals = spec.signals
+        sched = spec.schedule
+        self.schedule_when = compile_(sched.when) if sched is not None else None
+        self.formats = tuple((f.name, f.seats) for f in sched.formats) if sched is not None else ()
         self.aliases = dict(spec.verbs)
         self.verbs = frozenset(self.call_names | set(annul_names) | set(signal_verb) | set(COMMON_VERBS)
                                | set(CARD_VERBS) | set(spec.disabled_calls))
@@ -135,20 +138,27 @@ class Rules:
 
     # -- seats ------------------------------------------------------------------------
 
-    def is_pie(self, mano: int, seat: int) -> bool:
-        """The last seat of its team to play, in order from the mano."""
+    def is_pie(self, mano: int, seat: int, seats: list[int]) -> bool:
+        """The last seat of its team to play this hand (among `seats`), in order from the mano."""
         n = self.num_players
         order = [(mano + k) % n for k in range(n)]
-        last = [s for s in order if self.team_of[s] == self.team_of[seat]][-1]
+        last = [s for s in order if s in seats and self.team_of[s] == self.team_of[seat]][-1]
         return last == seat
 
-    def next_opponent(self, seat: int) -> int:
+    def round_plan(self, m: Match) -> list[tuple[str, list[int]]]:
+        """The hands of a round under the schedule, as (format, seats), when it applies as the
+        round starts; empty otherwise. Facing pairs come in turn from the seat after the dealer."""
+        if self.schedule_when is None or not self.schedule_when(Ctx(m, self, None)):
+            return []
         n = self.num_players
-        for k in range(1, n):
-            s = (seat + k) % n
-            if self.team_of[s] != self.team_of[seat]:
-                return s
-        raise AssertionError("a table always has an opponent")
+        plan: list[tuple[str, list[int]]] = []
+        for name, seats in self.formats:
+            if seats == "all":
+                plan.append((name, list(range(n))))
+                continue
+            first = [(m.dealer + 1 + k) % n for k in range(n // 2)]
+            plan += [(name, sorted((s, (s + n // 2) % n))) for s in first]
+        return plan
 
     # -- what formulas ask (context.Asked) --------------------------------------------
 
@@ -165,6 +175,19 @@ class Rules:
 
 # -- queries about a match: public facts, and a seat's own values -------------------------
 
+def after(m: Match, r: Rules, seat: int) -> list[int]:
+    """The seats playing this hand after `seat`, in turn round the table."""
+    n = r.num_players
+    return [s for s in ((seat + k) % n for k in range(1, n)) if s in m.seats]
+
+
+def next_opponent(m: Match, r: Rules, seat: int) -> int:
+    for s in after(m, r, seat):
+        if r.team_of[s] != r.team_of[seat]:
+            return s
+    raise AssertionError("every hand has an opponent")
+
+
 def holds(m: Match, r: Rules, cont: CompiledContest, seat: int) -> bool:
     return r.values[cont.value](m.dealt[seat], m.turned) is not None
 
@@ -172,7 +195,7 @@ def holds(m: Match, r: Rules, cont: CompiledContest, seat: int) -> bool:
 def may_declare(m: Match, cont: CompiledContest, seat: int) -> bool:
     """Whether `seat` still has the chance to declare: it has not declared nor played a card.
     Public facts only, so that nothing waits on a hidden hand."""
-    return seat not in m.contests[cont.index].declared and m.played[seat] == 0
+    return seat not in m.contests[cont.index].declared and m.played[seat] == 0 and seat in m.seats
 
 
 def may_answer(m: Match, r: Rules, seat: int) -> bool:
@@ -180,7 +203,7 @@ def may_answer(m: Match, r: Rules, seat: int) -> bool:
     contest of declarations only a holder answers: one who declared or can still show it."""
     p = m.pending
     assert p is not None
-    if seat != p.answerer and not (r.answer_any and r.team_of[seat] == p.answer_team):
+    if seat != p.answerer and not (r.answer_any and r.team_of[seat] == p.answer_team and seat in m.seats):
         return False
     if p.contest is not None and seat != p.answerer:
         cont = r.contests[p.contest]

@@ -16,7 +16,7 @@ from interpreter.engine.rules import Rules
 _PLAIN = names(plain=True)                      # stored in JSON as they are
 _LISTS, _NESTED, _SETS, _RECORDS = names(LIST), names(LISTS), names(SET), names(RECORD)
 # the rest, stored by the code below: every field of Match is either plain or named here
-_STORED = {"rng", "script", "events", "dealt", "hands", "trick", "history", "pending", "suspended", "contests",
+_STORED = {"plan", "rng", "script", "events", "dealt", "hands", "trick", "history", "pending", "suspended", "contests",
            "count", "called", "accepted"}
 _DERIVED = {"strength", "_legal"}               # rebuilt from the turned card; a memo
 assert set(names()) == set(_PLAIN) | _STORED | _DERIVED and not set(_PLAIN) & (_STORED | _DERIVED), \
@@ -51,6 +51,7 @@ def to_json(st: Match, game: Rules) -> dict[str, Any]:
     data["spec"] = game.name
     data["options"] = dict(game.options)
     data["rng"] = _rng_state(st.rng)
+    data["plan"] = [[name, list(seats)] for name, seats in st.plan]
     data["script"] = [{"hands": [list(h) for h in d.hands], "turned": d.turned} for d in st.script]
     data["events"] = [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in st.events]
     data["dealt"] = [list(h) for h in st.dealt]
@@ -75,6 +76,7 @@ def fill(st: Match, game: Rules, data: Mapping[str, Any]) -> None:
     for k in _PLAIN:
         setattr(st, k, copy.deepcopy(data[k]))
     st.rng.setstate(_rng_restore(data["rng"]))
+    st.plan = [(name, list(seats)) for name, seats in data.get("plan", [])]
     st.script = [Deal(tuple(tuple(h) for h in d["hands"]), d["turned"]) for d in data["script"]]
     st.events = [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in data["events"]]
     st.dealt = [tuple(h) for h in data["dealt"]]

@@ -19,7 +19,7 @@ from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import Action, Deal, Pending
-from interpreter.engine.rules import CompiledContest, Rules
+from interpreter.engine.rules import CompiledContest, Rules, after, next_opponent
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
@@ -36,8 +36,8 @@ class State(Match):
         self.game = game
         self._reset_hand()
 
-    def _reset_hand(self) -> None:
-        self.reset_hand(self.game.num_players, len(self.game.contests))
+    def _reset_hand(self, seats: list[int] | None = None, hand_format: str = "") -> None:
+        self.reset_hand(self.game.num_players, len(self.game.contests), seats, hand_format)
 
     @classmethod
     def start(cls, game: Rules, seed: int | None, dealer: int | None,
@@ -64,7 +64,9 @@ class State(Match):
         if not self.hand_over:
             raise IllegalAction("next_hand", "the hand is still being played")
         n = self.game.num_players
-        if not self.redeal_same:
+        if self.redeal_same:
+            self.plan.insert(0, (self.hand_format, list(self.seats)))   # the same seats play it again
+        else:
             self.dealer = (self.dealer + (1 if self.game.spec.table.dealer == "next" else n - 1)) % n
         if deal is not None:
             self.script.insert(0, deal)
@@ -72,14 +74,20 @@ class State(Match):
 
     def _deal(self) -> None:
         g = self.game
-        self._reset_hand()
+        if not self.plan:
+            self.plan = g.round_plan(self)
+        if self.plan:
+            hand_format, seats = self.plan.pop(0)
+            self._reset_hand(list(seats), hand_format)
+        else:
+            self._reset_hand()
         self.hand_number += 1
         n, size = g.num_players, g.hand_size
-        order = [(self.mano + k) % n for k in range(n)]
+        order = [(self.mano + k) % n for k in range(n) if (self.mano + k) % n in self.seats]
         if self.script:
             deal = self.script.pop(0)
             idx = g.cards.index
-            for seat in range(n):
+            for seat in order:
                 self.dealt[seat] = tuple(idx[c] for c in deal.hands[seat])
             used = {c for h in self.dealt for c in h}
             if g.turns_card:
@@ -92,14 +100,17 @@ class State(Match):
             for k, seat in enumerate(order):
                 self.dealt[seat] = tuple(deck[k * size:(k + 1) * size])
             if g.turns_card:
-                self.turned = deck[n * size]
+                self.turned = deck[len(order) * size]
         self.hands = [list(h) for h in self.dealt]
         self.strength = g.strength[self.turned]
         self._special_hands()
         self.worth = self.base_worth
-        self.events.append({"type": "deal", "hand": self.hand_number, "dealer": self.dealer, "mano": self.mano,
-                            "turned": g.cards.ids[self.turned] if self.turned is not None else None,
-                            "special": list(self.special)})
+        event = {"type": "deal", "hand": self.hand_number, "dealer": self.dealer, "mano": self.mano,
+                 "turned": g.cards.ids[self.turned] if self.turned is not None else None,
+                 "special": list(self.special)}
+        if self.hand_format:
+            event.update(format=self.hand_format, playing=list(self.seats))
+        self.events.append(event)
         self._update_blind(dealt=True)
 
     def _special_hands(self) -> None:
@@ -122,7 +133,7 @@ class State(Match):
                          for hand, _, _, blind in self.game.special)
         if was and not self.blind:
             ids = self.game.cards.ids
-            for seat in range(self.game.num_players):
+            for seat in self.seats:
                 self.events.append({"type": "hand", "seat": seat, "only": seat,
                                     "cards": [ids[c] for c in self.dealt[seat] if c in self.hands[seat]]})
 
@@ -297,8 +308,8 @@ class State(Match):
         self.hands[seat].remove(card)
         self.trick.append((seat, card, covered))
         self.played[seat] += 1
-        if len(self.trick) < g.num_players:
-            self.turn = (seat + 1) % g.num_players
+        if len(self.trick) < len(self.seats):
+            self.turn = after(self, g, seat)[0]
             return
         self._end_trick()
 
@@ -350,7 +361,7 @@ class State(Match):
         step = self.stake_level + 1
         self.stake_calls += 1
         scoring.record_call(self, name)
-        answerer = g.next_opponent(seat)
+        answerer = next_opponent(self, g, seat)
         self.pending = Pending(name, seat, answerer, g.team_of[answerer], None, step)
 
     def _accept_stake(self, p: Pending, team: int) -> None:

@@ -38,7 +38,7 @@ def observation(st: Match, g: Rules, seat: int) -> dict[str, Any]:
     to_act = st.current_player()
     p = st.pending
     values = {}
-    if not st.blind:
+    if not st.blind and seat in st.seats:
         for name, table in g.values.items():
             values[name] = table(st.dealt[seat], st.turned)
     return {
@@ -50,6 +50,7 @@ def observation(st: Match, g: Rules, seat: int) -> dict[str, Any]:
         "hand_number": st.hand_number,
         "dealer": st.dealer,
         "mano": st.mano,
+        "playing": list(st.seats),
         "score": list(st.score),
         "target": g.target,
         "hand": own,

@@ -88,8 +88,10 @@ def play_match(game: Game, seed: int | None, console: Console, max_hands: int | 
             if event["type"] == "deal":
                 turned = f", turned card {words.card(event['turned'])}" if event["turned"] else ""
                 special = f" [{', '.join(event['special'])}]" if event["special"] else ""
+                playing = event.get("playing")
+                fmt = f" — {event['format']}: seats {', '.join(map(str, playing))}" if playing else ""
                 console.print(Rule(f"hand {event['hand']}: dealer seat {event['dealer']}, "
-                                   f"mano seat {event['mano']}{turned}{special}", style="dim"))
+                                   f"mano seat {event['mano']}{turned}{special}{fmt}", style="dim"))
                 continue
             if "except" in event:
                 continue

@@ -24,6 +24,7 @@ NAMES = {
     "min_score": "the lower of the two scores",
     "target": "the points needed to win the match",
     "half": "half the points needed to win the match",
+    "seats_in_hand": "the number of players in the hand",
     "leader": "the leading team's score",
     "trailer": "the trailing team's score",
     "winner_score": "the winning team's score",
@@ -155,6 +156,7 @@ MESSAGES.update({
     "art.stakes": "Raising the stake",
     "art.contest": "The {name}: calls and what they pay",
     "art.special": "Special hands",
+    "art.schedule": "Rounds of hands",
     "art.fold": "Leaving the hand",
     "art.match": "The match",
     "art.options": "Table options",
@@ -266,6 +268,15 @@ MESSAGES.update({
     "chains.scores": "Scores",
     "chains.longer": "And {n} longer chains (up to {most} calls), which add up the same way.",
     # special hands
+    # rounds of hands (schedule)
+    "schedule.line": "While {cond}, as each round starts, the hands are dealt in rounds: {formats}. Otherwise the "
+                     "whole table plays every hand.",
+    "schedule.all": "**{name}**, one hand for the whole table",
+    "schedule.facing": "**{name}**, one hand for each pair of players facing each other across the table, one "
+                       "against one, each with its own calls, in turn from the player after the dealer",
+    "schedule.teams": "The teams do not change: the points a player wins in a hand one against one go to its team. "
+                      "The deal passes after every hand, and the mano is the first of the hand's players after the "
+                      "dealer; the others do not play it.",
     "special.line": "**{name}**, when {cond}: {what}.",
     "special.base": "the hand is worth {worth}",
     "special.refuse": "the stake may not be raised",

@@ -24,6 +24,7 @@ NAMES = {
     "min_score": "el menor de los dos puntajes",
     "target": "los puntos necesarios para ganar el partido",
     "half": "la mitad de los puntos necesarios para ganar el partido",
+    "seats_in_hand": "el número de jugadores de la mano",
     "leader": "los puntos del equipo que va ganando",
     "trailer": "los puntos del equipo que va perdiendo",
     "winner_score": "los puntos del equipo ganador",
@@ -147,6 +148,7 @@ MESSAGES = {
     "art.stakes": "La apuesta por la mano",
     "art.contest": "{Name}: los cantos y lo que pagan",
     "art.special": "Manos especiales",
+    "art.schedule": "Rondas de manos",
     "art.fold": "Irse al mazo",
     "art.match": "El partido",
     "art.options": "Opciones de mesa",
@@ -253,6 +255,15 @@ MESSAGES = {
     "chains.declarations": "Anuncios",
     "chains.scores": "Anota",
     "chains.longer": "Y {n} cadenas más largas (hasta {most} cantos), que suman de la misma manera.",
+    # rondas de manos (schedule)
+    "schedule.line": "Mientras {cond}, al empezar cada ronda, las manos se dan por rondas: {formats}. Si no, toda "
+                     "la mesa juega cada mano.",
+    "schedule.all": "**{name}**, una mano para toda la mesa",
+    "schedule.facing": "**{name}**, una mano para cada par de jugadores sentados frente a frente, uno contra uno, "
+                       "cada una con sus propios cantos, por turno desde el jugador que sigue al que da",
+    "schedule.teams": "Los equipos no cambian: los tantos que un jugador gana en una mano uno contra uno son de su "
+                      "equipo. Las cartas pasan después de cada mano, y es mano el primero de los jugadores de la "
+                      "mano después del que da; los demás no la juegan.",
     "special.line": "**{name}**, cuando {cond}: {what}.",
     "special.base": "la mano vale {worth}",
     "special.refuse": "no se puede subir la apuesta",

@@ -24,6 +24,7 @@ NAMES = {
     "min_score": "le plus bas des deux scores",
     "target": "les points qu'il faut pour gagner la partie",
     "half": "la moitié des points qu'il faut pour gagner la partie",
+    "seats_in_hand": "le nombre de joueurs de la donne",
     "leader": "les points de l'équipe en tête",
     "trailer": "les points de l'équipe menée",
     "winner_score": "les points de l'équipe gagnante",
@@ -147,6 +148,7 @@ MESSAGES = {
     "art.stakes": "Les enchères sur la donne",
     "art.contest": "{Name} : les annonces et ce qu'elles rapportent",
     "art.special": "Donnes particulières",
+    "art.schedule": "Tours de donnes",
     "art.fold": "Quitter la donne",
     "art.match": "La partie",
     "art.options": "Options de table",
@@ -251,6 +253,15 @@ MESSAGES = {
     "chains.declarations": "Déclarations",
     "chains.scores": "Marque",
     "chains.longer": "Et {n} suites plus longues (jusqu'à {most} annonces), qui s'additionnent de la même façon.",
+    # tours de donnes (schedule)
+    "schedule.line": "Tant que {cond}, au début de chaque tour, les donnes se jouent par tours : {formats}. Sinon "
+                     "toute la table joue chaque donne.",
+    "schedule.all": "**{name}**, une donne pour toute la table",
+    "schedule.facing": "**{name}**, une donne pour chaque paire de joueurs assis face à face, un contre un, chacune "
+                       "avec ses propres annonces, à tour de rôle depuis le joueur qui suit le donneur",
+    "schedule.teams": "Les équipes ne changent pas : les points qu'un joueur gagne dans une donne un contre un vont à "
+                      "son équipe. La donne passe après chaque main, et la mano est le premier des joueurs de la "
+                      "donne après le donneur ; les autres ne la jouent pas.",
     "special.line": "**{name}**, quand {cond} : {what}.",
     "special.base": "la donne vaut {worth}",
     "special.refuse": "on ne peut pas faire d'enchère",

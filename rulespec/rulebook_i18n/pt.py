@@ -24,6 +24,7 @@ NAMES = {
     "min_score": "o menor dos dois placares",
     "target": "os pontos necessários para ganhar a partida",
     "half": "a metade dos pontos necessários para ganhar a partida",
+    "seats_in_hand": "o número de jogadores da mão",
     "leader": "os pontos da dupla que está ganhando",
     "trailer": "os pontos da dupla que está perdendo",
     "winner_score": "os pontos da dupla vencedora",
@@ -145,6 +146,7 @@ MESSAGES = {
     "art.stakes": "Os pedidos de aumento",
     "art.contest": "{Name}: os pedidos e o que valem",
     "art.special": "Mãos especiais",
+    "art.schedule": "Rodadas de mãos",
     "art.fold": "Correr da mão",
     "art.match": "A partida",
     "art.options": "Opções de mesa",
@@ -249,6 +251,15 @@ MESSAGES = {
     "chains.declarations": "Anúncios",
     "chains.scores": "Marca",
     "chains.longer": "E {n} sequências mais longas (até {most} pedidos), que se somam da mesma forma.",
+    # rodadas de mãos (schedule)
+    "schedule.line": "Enquanto {cond}, ao começar cada rodada, as mãos são dadas por rodadas: {formats}. Se não, a "
+                     "mesa toda joga cada mão.",
+    "schedule.all": "**{name}**, uma mão para a mesa toda",
+    "schedule.facing": "**{name}**, uma mão para cada par de jogadores sentados frente a frente, um contra um, cada "
+                       "uma com os seus próprios pedidos, por turno a partir do jogador depois de quem dá",
+    "schedule.teams": "As equipes não mudam: os pontos que um jogador ganha numa mão um contra um vão para a sua "
+                      "equipe. As cartas passam depois de cada mão, e é mão o primeiro dos jogadores da mão depois "
+                      "de quem dá; os outros não a jogam.",
     "special.line": "**{name}**, quando {cond}: {what}.",
     "special.base": "a mão vale {worth}",
     "special.refuse": "não se pode pedir aumento",

@@ -148,7 +148,7 @@ def test_schema_is_package_data() -> None:
 def test_every_top_level_key_documented() -> None:
     keys = {"name", "title", "language", "source", "note", "extends", "options", "when", "deck", "ranking",
             "turned", "values", "table", "tricks", "stakes", "contests", "fold", "special_hands",
-            "annul", "signals", "match", "verbs", "display"}
+            "annul", "schedule", "signals", "match", "verbs", "display"}
     assert set(SCHEMA["properties"]) == keys
     for key, prop in SCHEMA["properties"].items():
         target = prop if "title" in prop else SCHEMA["$defs"][prop["$ref"].split("/")[-1]]

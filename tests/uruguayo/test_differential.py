@@ -35,13 +35,13 @@ def test_random_hands_score_as_in_pytruco(players: int, target: int, hands: int)
     # the Uruguayan rulebooks' readings, uruguayo's defaults
     (2, "decline_rule", "all_but_last"),
     (2, "falta_value", "leader"),
+    (2, "falta_mode", "replaces"),
     (2, "flor_vs_flor", "winner_own"),
     (2, "flor_decline", "caller_flors"),
     (2, "contraflor_value", "flors"),
     (2, "plain_flor", "twenty_plus_cards"),
     (4, "parda_lead", "mano"),
     # the Argentine base's other values
-    (2, "falta_mode", "replaces"),
     (2, "contraflor_resto", "falta_plus_flors"),
     (2, "flor_decline", "caller_flors_plus_one"),
     (4, "parda_lead", "same_leader"),

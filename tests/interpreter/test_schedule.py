@@ -1,0 +1,176 @@
+"""A schedule of hand formats (`schedule:` in the spec language), played by the engine: who is
+dealt, who acts, and where the points go, on `uruguayo` at six players, whose pico a pico is
+one.
+
+The rule, "Reglamento Oficial del Truco" (utnianos.com.ar), Número de jugadores: 'se comienza
+jugando un bando contra otro ... (mano general o redonda), para continuar a la vuelta siguiente
+jugando individualmente cada jugador con su contrario, sentado en lugar opuesto'; Wikipedia (pt),
+"Truco": 'os pontos individuais contam para a equipe como um todo'.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rulespec.errors import SpecError
+from rulespec.load import load_spec
+
+from interpreter import Deal, load_game
+from interpreter.engine.state import State
+
+SPECS = Path(__file__).resolve().parents[2] / "specs"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("uruguayo", players=6)
+
+
+def play_hand(st: State, rng: random.Random) -> list[int]:
+    """Random legal actions to the end of the hand; returns the seats that acted."""
+    acted = []
+    while not st.hand_over:
+        seat = st.current_player()
+        assert seat is not None
+        acted.append(seat)
+        st.apply(rng.choice(st.legal_actions()))
+    return acted
+
+
+def test_a_round_is_a_redondilla_then_each_seat_against_the_seat_facing_it(game) -> None:
+    st = game.new_match(seed=4)
+    rng = random.Random(4)
+    first_dealer = st.dealer
+    formats = []
+    for number in range(4):
+        if number:
+            st.next_hand()
+        formats.append((st.hand_format, list(st.seats)))
+        dealt = [s for s in range(6) if st.dealt[s]]
+        assert dealt == st.seats
+        assert st.mano in st.seats
+        for other in set(range(6)) - set(st.seats):
+            assert st.legal_actions(other) == []
+            assert "does not play this hand" in (st.why_illegal("fold", seat=other) or "")
+            assert st.observation(other)["values"] == {}
+        before = list(st.score)
+        acted = play_hand(st, rng)
+        assert set(acted) <= set(st.seats)
+        if st.match_over:
+            pytest.fail("the match should not end in one round")
+        gained = [a - b for a, b in zip(st.score, before, strict=True)]
+        assert sum(gained) > 0
+    first = [(first_dealer + 1 + k) % 6 for k in range(3)]
+    assert formats == [("redondilla", list(range(6)))] + \
+        [("pico_a_pico", sorted((s, (s + 3) % 6))) for s in first]
+
+
+def test_a_duel_scores_for_the_teams_of_its_two_seats(game) -> None:
+    """The table's teams are unchanged: in a duel seat s still plays for team s mod 2, so when
+    one of the two leaves the hand, the team of the seat facing it takes the point."""
+    st = game.new_match(seed=9)
+    play_hand(st, random.Random(9))
+    for _ in range(3):
+        st.next_hand()
+        folder = st.current_player()
+        assert folder is not None
+        other = next(s for s in st.seats if s != folder)
+        assert other % 2 != folder % 2
+        before = list(st.score)
+        st.apply("fold")
+        assert st.hand_over
+        assert st.score[other % 2] == before[other % 2] + 1 and st.score[folder % 2] == before[folder % 2]
+
+
+def test_the_schedule_applies_only_while_its_condition_holds(game) -> None:
+    """`if: max_score < half` under pico_a_pico: malas: from 20 of 40 on, the whole table plays."""
+    st = game.new_match(seed=2, score=[20, 3])
+    rng = random.Random(2)
+    for _ in range(3):
+        assert st.seats == list(range(6)) and st.hand_format == ""
+        play_hand(st, rng)
+        if st.match_over:
+            break
+        st.next_hand()
+
+
+def test_a_match_mid_round_survives_json_and_clone(game) -> None:
+    """The round's remaining duels are part of the state: a copy deals the same next hands."""
+    st = game.new_match(seed=5)
+    play_hand(st, random.Random(5))
+    st.next_hand()
+    assert st.hand_format == "pico_a_pico" and len(st.plan) == 2
+    copies = [game.state_from_json(st.to_json()), st.clone()]
+    for copy in copies:
+        assert copy == st
+    for twin in [st, *copies]:
+        play_hand(twin, random.Random(1))
+        twin.next_hand()
+    assert copies[0] == st and copies[1] == st
+    assert st.hand_format == "pico_a_pico" and len(st.plan) == 1
+
+
+def test_the_off_value_and_other_table_sizes_play_every_hand_with_every_seat() -> None:
+    for game in (load_game("uruguayo", players=6, pico_a_pico="off"), load_game("uruguayo", players=4),
+                 load_game("uruguayo-pytruco", players=6)):
+        assert game.schedule_when is None
+        st = game.new_match(seed=1)
+        assert st.seats == list(range(game.num_players))
+
+
+def test_facing_seats_must_be_opponents(tmp_path: Path) -> None:
+    """At four seats the seat across the table is a partner: a facing format is refused."""
+    spec = tmp_path / "facing4.yaml"
+    spec.write_text(f"extends: {SPECS / 'uruguayo.yaml'}\nname: facing4\n"
+                    "schedule:\n  enabled: true\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_spec(spec, {"players": 4})
+    messages = [d.message for d in info.value.diagnostics]
+    assert any("facing pairs need the seat across the table on the other team" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_duel_shows_nobody_the_cards_of_its_seats(game, seed: int) -> None:
+    """docs/DESIGN "Information flow": two deals of a duel that differ only in one of its seats'
+    cards look the same to every other seat, the other four included, until the rules show them."""
+    from tests.interpreter.test_noninterference import reveals, shows_hidden, view
+
+    rng = random.Random(seed)
+    ids = game.cards.ids
+    deck = rng.sample(ids, 6 * 3 + 4)
+    redondilla = Deal(tuple(tuple(deck[3 * s:3 * s + 3]) for s in range(6)), deck[18])
+    dealer = rng.randrange(6)
+    probe = game.new_match(seed=seed, dealer=dealer, deals=[redondilla])
+    probe.apply("fold")
+    probe.next_hand()
+    a_seat, b_seat = probe.seats
+    hidden = rng.choice(probe.seats)
+    rest = [c for c in ids if c != deck[18]]
+    rng.shuffle(rest)
+    hands: list[tuple[str, ...]] = [()] * 6
+    hands[a_seat], hands[b_seat] = tuple(rest[0:3]), tuple(rest[3:6])
+    other = list(hands)
+    other[hidden] = tuple(rest[6:9])
+    states = []
+    for duel in (hands, other):
+        st = game.new_match(seed=seed, dealer=dealer, deals=[redondilla, Deal(tuple(duel), deck[18])])
+        st.apply("fold")
+        st.next_hand()
+        states.append(st)
+    a, b = states
+    watchers: list[int | None] = [s for s in range(6) if s != hidden] + [None]
+    while not a.hand_over:
+        for seat in watchers:
+            assert view(a, seat) == view(b, seat), f"seat {seat} can tell seat {hidden}'s duel hand apart"
+        choices = sorted(set(a.legal_actions()) & set(b.legal_actions()))
+        if a.current_player() == hidden:
+            choices = [c for c in choices if not reveals(a, hidden, c)]
+        if not choices:
+            break
+        action = rng.choice(choices)
+        a.apply(action)
+        b.apply(action)
+        if shows_hidden(a, hidden) or shows_hidden(b, hidden):
+            break
