@@ -7,7 +7,7 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.legal import acts
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, Action
-from interpreter.engine.rules import Rules, count_would_win, holds, may_answer
+from interpreter.engine.rules import Rules, annuls, count_would_win, holds, may_answer
 
 
 def _rule(f: Formula, cited_source: str | None = None) -> str:
@@ -93,9 +93,9 @@ def _forced_declaration(st: Match, g: Rules, seat: int) -> str | None:
 
 
 def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> str:
-    ann = next(a for a in g.spec.annulments if a.name == name)
-    holds, when = next((h, w) for n, h, w, _ in g.annulments if n == name)
-    if not holds(st.dealt[seat], st.turned):
+    index = next(k for k, a in enumerate(g.spec.annulments) if a.name == name)
+    ann, when = g.spec.annulments[index], g.annulments[index][2]
+    if not annuls(st, g, index, seat):
         return f"seat {seat}'s hand is no {name}: {_rule(ann.holds, ann.cited.source)}"
     if not when(Ctx(st, g, seat, g.team_of[seat])):
         return f"{name} may not be claimed now: {_rule(ann.when, ann.cited.source)}"
