@@ -30,7 +30,7 @@ from rulespec.load import SpecSource, open_spec
 from rulespec.resolved import base_of, merge_findings, render
 from rulespec.yamlload import Located
 
-from interpreter.designer.explore import Exploration, Violation, Witness, explore
+from interpreter.designer.explore import ABSTRACT_STATES, Exploration, Violation, Witness, explore
 from interpreter.designer.payoffs import Payoffs, payoffs, show
 from interpreter.engine.game import Game
 
@@ -84,7 +84,11 @@ class Report:
     scores: int = 0
     seconds: float = 0.0
     exploring: float = 0.0
-    deals: list[str] = field(default_factory=list)
+    choices: int = 0
+    """Questions about the cards the exhaustive pass answered every way (abstract deals)."""
+    sampled: list[Combo] = field(default_factory=list)
+    """Combinations explored over the sample deals only: every deal was too many to walk."""
+    samples: list[str] = field(default_factory=list)
     covered: list[Combo] = field(default_factory=list)
     """The option combinations explored exhaustively, defaults first."""
     stopped: bool = False
@@ -98,7 +102,9 @@ class Report:
         return {"combinations": self.total, "checked": self.checked, "explored": self.explored,
                 "states": self.states, "transitions": self.transitions, "longest_hand": self.longest,
                 "scores_checked": self.scores, "seconds": round(self.seconds, 3),
-                "exploring_seconds": round(self.exploring, 3), "deals": self.deals,
+                "exploring_seconds": round(self.exploring, 3), "card_choices": self.choices,
+                "every_deal": self.explored - len(self.sampled), "sample_deals_only": self.sampled,
+                "sample_deals": self.samples,
                 "explored_options": self.covered, "coverage": self.coverage(),
                 "uncapped": sorted(self.uncapped), "cut": self.cut,
                 "interpretations": [{"name": o.name, "values": list(o.values), "default": o.default,
@@ -224,7 +230,7 @@ class _Collector:
         d = f.diagnostic
         extra = f": {f.detail}" if f.detail else ""
         if f.options is not None and f.seen < combos:
-            changed = {k: v for k, v in f.options.items() if self.defaults.get(k) != v}
+            changed = _changed(f.options, self.defaults)
             extra += f" (with {_options_text(changed)})" if changed else " (with the default options)"
         if f.witness is not None and f.witness.actions:
             extra += f"; after: {f.witness}"
@@ -237,6 +243,10 @@ class _Collector:
 def _text(wording: Wording | None) -> str | None:
     """A note or doc in the spec's language, for the JSON report."""
     return str(wording) if wording else None
+
+
+def _changed(combo: Combo, defaults: Combo) -> Combo:
+    return {k: v for k, v in combo.items() if defaults.get(k) != v}
 
 
 def _options_text(combo: Combo) -> str:
@@ -449,9 +459,10 @@ def _explore(game: Game, combo: Combo, found: _Collector, report: Report) -> Non
     report.scores += ex.scores_checked
     report.cut |= ex.cut
     report.uncapped |= ex.uncapped
-    for s in ex.deals:
-        if s.label not in report.deals:
-            report.deals.append(s.label)
+    report.choices += ex.choices
+    if not ex.every_deal:
+        report.sampled.append(combo)
+        report.samples += [s for s in ex.samples if s not in report.samples]
 
 
 # -- output -------------------------------------------------------------------------------
@@ -486,11 +497,20 @@ def print_report(report: Report, console: Console) -> None:
         console.print(f"  exhaustive pass: {report.states} states, {report.transitions} transitions; {bound}; "
                       f"the match can end from each of {report.scores} scores; {report.exploring:.2f} s",
                       soft_wrap=True, highlight=False)
-        console.print(f"  deals explored (chosen deals, not every deal): {'; '.join(report.deals)}",
-                      soft_wrap=True, highlight=False)
+        every = report.explored - len(report.sampled)
+        console.print(f"  deals explored: every deal under {every} of {report.explored} combinations, abstractly — "
+                      f"{report.choices} questions about the cards (whose card takes a trick, who holds a value, "
+                      "how values compare, who may annul) each answered every way", soft_wrap=True, highlight=False)
+        if report.sampled:
+            console.print(f"  under {len(report.sampled)} combinations every deal is more than "
+                          f"{ABSTRACT_STATES:,} states, so chosen deals were explored instead "
+                          f"({'; '.join(report.samples)}): "
+                          + " · ".join(_options_text(_changed(c, report.covered[0])) or "the default options"
+                                       for c in report.sampled), soft_wrap=True, highlight=False)
         for combo in report.covered:
-            changed = {k: v for k, v in combo.items() if report.covered[0].get(k) != v}
-            console.print(f"  explored: {_options_text(changed) if changed else 'the default options'}",
+            changed = _changed(combo, report.covered[0])
+            console.print(f"  explored: {_options_text(changed) if changed else 'the default options'}"
+                          + (" (chosen deals)" if combo in report.sampled else " (every deal)"),
                           soft_wrap=True, highlight=False)
     if report.interpretations:
         console.print("  interpretation choices (where the written rules are silent or disagree):",

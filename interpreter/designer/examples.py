@@ -150,7 +150,7 @@ def examples(game: Game, table: Payoffs, options: dict[str, Any] | None = None,
             continue
         shown = 0
         for chain in table.contest(contest.name):
-            if len(chain.calls) > 2 or shown >= 3:
+            if len(chain.calls) > 2 or shown >= 3 or chain.witness.deal is None:
                 continue
             ex = _chain_example(game, contest.name, chain.calls, chain.witness.deal, chain.witness.actions,
                                 chain.answerable, options)

@@ -1,12 +1,13 @@
-"""The checker's exhaustive pass: every action sequence of one hand, from a few chosen deals.
+"""The checker's exhaustive pass: every action sequence of one hand, over every deal.
 
 Random play samples matches; this walks the whole action graph of a hand instead, so a
-dead end, an endless hand or an unreachable call is found whatever its odds. Cards are
-abstracted where the exact deal does not matter: each seat plays its cards in the order
-dealt (a play decision is one branch, not one per card), and the deals are chosen so that
-hands run to the last trick, tricks tie, and hand values (a flor) are held on both teams.
-States are merged by what the future can depend on: the state's fields without the log,
-the generator or past tricks, and without what no formula of the spec reads.
+dead end, an endless hand or an unreachable call is found whatever its odds. The deal is
+abstract (abstract.py): whose card takes each trick, who holds a value and how values
+compare, and who may annul the deal are chosen as the engine asks, so one walk covers every
+deal. Card play is reduced to one branch per decision (each seat plays its cards in the order
+dealt), since which card is played matters only through those choices. States are merged by
+what the future can depend on: the state's fields without the log, the generator or past
+tricks, without what no formula of the spec reads, and hand values by their order.
 """
 from __future__ import annotations
 
@@ -21,24 +22,31 @@ from rulespec.dsl import calls_used, names_used
 from rulespec.errors import IllegalAction, TrucoError
 from rulespec.ir import Formula, Span, Spec
 
+from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize
 from interpreter.designer.replay import deal_case
 from interpreter.engine.context import Ctx
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
+from interpreter.engine.serial import copy_into
 from interpreter.engine.state import State
 
 REPEATS = 2
 """An uncapped call (no `max`) is explored this many times per chain: a hand where calls
 may be repeated without limit has no bound, and the bound reported assumes this many."""
 MAX_STATES = 200_000
-"""States kept per deal before the pass stops (and says it was cut short)."""
+"""States kept per sample deal's walk before the pass stops (and says it was cut short)."""
+ABSTRACT_STATES = 10_000
+"""States kept by the walk over every deal before it gives way to the sample deals (and the
+report says so): at six players with every declaration on, every deal is too many to walk."""
+ABSTRACT_VISITS = 3 * ABSTRACT_STATES
+"""States visited (hands ended included) by the walk over every deal before it gives way too."""
 MAX_ACTIONS = 500
 """A hand longer than this is reported even when it ends."""
 SEARCH = 400
 """Random deals tried at most when looking for one that runs to the last trick and one
-whose first trick ties."""
+whose first trick ties (the sample deals of payoffs and examples)."""
 
-_SKIP = frozenset({"game", "strength", "rng", "events", "script", "seed", "history", "dealt", "hand_number"})
+_SKIP = frozenset({"game", "strength", "rng", "events", "script", "seed", "history", "dealt", "hand_number", "turned"})
 SCORE_NAMES = frozenset({"score_us", "score_them", "max_score", "min_score", "leader", "trailer",
                           "winner_score", "loser_score"})
 
@@ -48,14 +56,16 @@ Scope = Literal["all", "tricks", "first trick"]
 
 @dataclass(frozen=True)
 class Witness:
-    """A concrete, replayable way to reach a finding: the deal, the score, the actions."""
+    """A way to reach a finding: the deal, the score, the actions. Without a deal, the
+    actions are on an abstract deal, the choices made for the cards bracketed among them."""
 
-    deal: Deal
+    deal: Deal | None
     actions: tuple[str, ...]
     score: tuple[int, ...] | None = None
 
     def as_case(self, name: str, expect: dict[str, Any] | None = None) -> dict[str, Any]:
         """One case in the conformance format (docs/conformance.md), ending with `expect`."""
+        assert self.deal is not None, "an abstract witness does not replay"
         case: dict[str, Any] = {"name": name, **deal_case(self.deal)}
         if self.score is not None:
             case["score"] = list(self.score)
@@ -82,19 +92,24 @@ class Violation:
 
 @dataclass(frozen=True)
 class Sample:
-    """A deal and what it is explored for: `all` actions, the `tricks` (card play only),
-    or the `first trick` (the contests, with everything that may interrupt them)."""
+    """A concrete deal and what it is explored for when every deal is too many: `all`
+    actions, the `tricks` (card play only), or the `first trick` (the contests, with
+    everything that may interrupt them)."""
 
     label: str
     deal: Deal
-    scope: Scope
+    scope: Scope = "all"
 
 
 @dataclass
 class Exploration:
     """What one game's exhaustive pass covered and found."""
 
-    deals: list[Sample] = field(default_factory=list)
+    choices: int = 0
+    """Questions about the cards answered by branching on every answer."""
+    every_deal: bool = True
+    """Whether the walk over every deal finished; if not, `samples` were walked instead."""
+    samples: list[str] = field(default_factory=list)
     states: int = 0
     transitions: int = 0
     longest: int = 0
@@ -106,8 +121,11 @@ class Exploration:
     violations: list[Violation] = field(default_factory=list)
 
     def add(self, v: Violation) -> None:
-        if all((v.kind, v.message, v.span) != (w.kind, w.message, w.span) for w in self.violations):
+        if not self.knows(v.kind, v.message, v.span):
             self.violations.append(v)
+
+    def knows(self, kind: str, message: str, span: Span | None) -> bool:
+        return any((kind, message, span) == (w.kind, w.message, w.span) for w in self.violations)
 
 
 # -- what the spec's formulas read --------------------------------------------------------
@@ -152,40 +170,11 @@ def _record_fields(kind: type) -> tuple[str, ...] | None:
     return _RECORDS[kind]
 
 
-def _copy(value: Any) -> Any:
-    kind = type(value)
-    if kind in _ATOMS:
-        return value
-    if kind is list:
-        return [v if type(v) in _ATOMS else _copy(v) for v in value]
-    if kind is dict:
-        return {k: v if type(v) in _ATOMS else _copy(v) for k, v in value.items()}
-    if kind is set:
-        return set(value)
-    names = _record_fields(kind)
-    if names is None:
-        return value
-    new = object.__new__(kind)
-    attrs = getattr(value, "__dict__", None)
-    if attrs is not None:
-        new.__dict__ = {k: v if type(v) in _ATOMS else _copy(v) for k, v in attrs.items()}
-    else:
-        for name in names:
-            object.__setattr__(new, name, _copy(getattr(value, name)))
-    return new
-
-
 def fork(st: State) -> State:
-    """A copy for exploring: lists, dicts, sets and records are copied, the rest shared.
-
-    Unlike `State.clone` it shares the random generator (no action within a hand draws from
-    it) and starts an empty event log, which makes it cheap enough to copy every state.
-    """
+    """A copy for exploring (`serial.copy_into` within a hand): it shares the random generator,
+    since no action within a hand draws from it, and starts an empty event log."""
     new = object.__new__(type(st))
-    attrs = vars(new)
-    for k, v in vars(st).items():
-        attrs[k] = v if type(v) in _ATOMS else _copy(v)
-    new.events = []
+    copy_into(st, new, within_hand=True)
     return new
 
 
@@ -223,7 +212,11 @@ class Keys:
         self.score_always = bool(_score_reads(spec) - _score_reads(payoffs))
         self.score_contests = [bool(_score_reads(cont)) for cont in spec.contests]
 
-    def __call__(self, st: State) -> Key:
+    def __call__(self, st: State, forget: bool = True) -> Key:
+        """The key of `st`; with `forget`, its abstract deal first drops the answers the
+        engine will not ask again (not after a choice just made: that would undo it)."""
+        if forget and isinstance(st.facts, AbstractDeal):
+            st.facts.forget(st)
         out: list[Any] = []
         attrs = vars(st)
         for name in self.fields:
@@ -236,7 +229,12 @@ class Keys:
             elif name == "contests":
                 value = [c.status if c.status == CLOSED else (c.status, c.chain, c.declared) for c in value]
             elif name == "count" and value is not None:
-                value = (value.contest, value.order, value.index, value.best_seat, value.best_value)
+                best = value.best_value
+                if isinstance(st.facts, AbstractDeal) and best >= 0:
+                    best = st.facts.rank(st.game.contests[value.contest].value, best)
+                value = (value.contest, value.order, value.index, value.best_seat, best)
+            elif name == "facts" and value is not None:
+                value = value.key()
             elif kind is set:
                 value = sorted(value)
             elif kind not in _ATOMS and kind is not list:
@@ -357,7 +355,7 @@ def sample_deals(game: Game) -> list[Sample]:
             ties = deal
         if full is not None and ties is not None:
             break
-    out = [Sample("runs to the last trick", full or max(results, key=lambda d: len(results[d])), "all")]
+    out = [Sample("runs to the last trick", full or max(results, key=lambda d: len(results[d])))]
     ties = ties or max(results, key=lambda d: results[d].count("tie"))
     if "tie" in results[ties]:
         out.append(Sample("ties a trick", ties, "tricks"))
@@ -381,63 +379,114 @@ def repeats_past(calls: Mapping[str, Any], chain: Sequence[str], action: str) ->
 
 
 class _Walk:
-    """One deal's graph: states by key, how each was first reached, and their successors."""
+    """One game's graph: states by key, how each was first reached, and their successors."""
 
-    def __init__(self, game: Game, sample: Sample, out: Exploration, keys: Keys | None) -> None:
+    def __init__(self, game: Game, out: Exploration, sample: Sample | None = None,
+                 limit: int = ABSTRACT_STATES) -> None:
+        """Over every deal (an abstract one), or over one sample deal within its scope."""
         self.game = game
-        self.deal = deal = sample.deal
-        self.scope = sample.scope
+        self.abstract = sample is None
+        self.scope: Scope = "all" if sample is None else sample.scope
+        self.deal = deal = (sample or sample_deals(game)[0]).deal    # abstract: the cards' names only
         self.out = out
+        self.limit = limit
+        self.cut = False
         self.root = game.new_match(seed=0, deals=[deal])
         self.root.events = []
-        self.keys = keys or Keys(self.root, game.spec)
-        self.parent: list[tuple[int, str]] = [(-1, "")]
+        if self.abstract:
+            self.root.facts = AbstractDeal(game)
+        self.keys = Keys(self.root, game.spec)
+        self.parent: list[tuple[int, Step]] = [(-1, ("act", ""))]
         self.children: list[list[int]] = [[]]
         self.ends: list[bool] = [False]
         self.index: dict[Key, int] = {self.keys(self.root): 0}
         self.resolved: dict[tuple[Any, ...], bool] = {}
 
-    def path(self, i: int, last: str | None = None) -> Witness:
-        steps: list[str] = [] if last is None else [last]
+    def found(self, kind: str, message: str, span: Span | None, where: Callable[[], Witness],
+              expect: dict[str, Any] | None = None, detail: str = "") -> None:
+        """A violation, with the way to it worked out only the first time it is seen (finding
+        a deal that reaches it takes a search)."""
+        if not self.out.knows(kind, message, span):
+            self.out.add(Violation(kind, message, span, where(), expect, detail))
+
+    def path(self, i: int, last: Sequence[Step] = ()) -> Witness:
+        """The steps to node `i` (and `last`), on a deal that realizes their choices if one
+        is found, else on the abstract deal."""
+        steps: list[Step] = list(reversed(last))
         while i > 0:
-            i, action = self.parent[i]
-            steps.append(action)
-        return Witness(self.deal, tuple(reversed(steps)))
+            i, step = self.parent[i]
+            steps.append(step)
+        steps.reverse()
+        if not self.abstract:
+            return Witness(self.deal, tuple(x for _, x in steps if x))
+        found = concretize(self.game, self.deal, steps)
+        if found is not None:
+            return Witness(found[0], tuple(found[1]))
+        chosen = AbstractDeal(self.game)
+        texts = []
+        for kind, x in steps:
+            if kind == "fact":
+                texts.append(f"[{chosen.describe(*x)}]")
+                chosen.decide(*x)
+            elif x:
+                texts.append(x)
+        return Witness(None, tuple(texts))
 
     def run(self) -> None:
         stack: list[tuple[int, State]] = [(0, self.root)]
+        visits = self.out.states + (ABSTRACT_VISITS if self.abstract else MAX_STATES * 10)
         while stack:
+            if self.out.states > visits:
+                self.cut = True
+                return
             i, st = stack.pop()
             self.out.states += 1
             if st.hand_over or self.beyond(st):
                 continue
             seat = st.current_player()
-            legal = st.legal_actions()
+            try:
+                legal = st.legal_actions()
+            except Undecided as q:                  # the cards decide what this seat may do
+                self.out.choices += 1
+                for answer in q.choices:
+                    child = _decided(st, q, answer)
+                    self.link(i, child, ("fact", (q.fact, answer)), stack, forget=False)
+                continue
             if seat is None or not legal:
                 self.dead_end(i, st, seat)
                 continue
             self.check_answers(i, st, legal)
             for action in self.choices(st, legal):
-                child = self.step(i, st, seat, action)
-                if child is None:
-                    continue
-                if child.hand_over:                # an end: counted, never stored
-                    self.out.states += 1
-                    self.ends[i] = True
-                    continue
-                key = self.keys(child)
-                j = self.index.get(key)
-                if j is None:
-                    if len(self.index) >= MAX_STATES:
-                        self.out.cut = True
-                        continue
-                    j = self.index[key] = len(self.parent)
-                    self.parent.append((i, f"{seat} {action}"))
-                    self.children.append([])
-                    self.ends.append(False)
-                    stack.append((j, child))
+                for child, steps in self.step(i, st, seat, action):
+                    self.link(i, child, steps[0], stack, steps[1:])
+
+    def link(self, i: int, child: State, step: Step, stack: list[tuple[int, State]],
+             more: Sequence[Step] = (), forget: bool = True) -> None:
+        """An edge from node `i`: to an end (counted, never stored), a known state or a new one.
+        `more` are the steps after `step` on the same edge (an action's choices)."""
+        if child.hand_over:
+            self.out.states += 1
+            self.ends[i] = True
+            return
+        key = self.keys(child, forget)
+        j = self.index.get(key)
+        if j is None:
+            if len(self.index) >= self.limit:
+                self.cut = True
+                return
+            for extra in more:                      # each choice on the edge gets a node of its own
+                j = len(self.parent)
+                self.parent.append((i, step))
+                self.children.append([])
+                self.ends.append(False)
                 self.children[i].append(j)
-        self.measure()
+                i, step = j, extra
+            j = self.index[key] = len(self.parent)
+            self.parent.append((i, step))
+            self.children.append([])
+            self.ends.append(False)
+            stack.append((j, child))
+        self.children[i].append(j)
 
     def beyond(self, st: State) -> bool:
         """A first-trick sample stops once the first trick is over and no contest is open."""
@@ -462,25 +511,40 @@ class _Walk:
             out.append(action)
         return out
 
-    def step(self, i: int, st: State, seat: int, action: str) -> State | None:
-        child = fork(st)
+    def step(self, i: int, st: State, seat: int, action: str) -> list[tuple[State, list[Step]]]:
+        """The states `action` leads to, one for each answer to the questions it asks of the
+        cards, with the choices that lead there and the action last."""
         last = f"{seat} {action}"
-        try:
-            child.apply(action)
-        except IllegalAction as err:
-            self.out.add(Violation("refused", "a legal action is refused", self.span_of(st), self.path(i, last),
-                                   detail=f"'{last}': {err.reason}"))
-            return None
-        except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
-            self.out.add(Violation("crash", f"the engine fails: {err}", self.span_of(st), self.path(i, last)))
-            return None
-        self.out.transitions += 1
-        if any(a < b for a, b in zip(child.score, st.score, strict=False)):
-            self.out.add(Violation("score", "a score goes down", self.span_of(st), self.path(i, last),
-                                   detail=f"from {st.score} to {child.score}"))
-        if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
-            self.check_resolves(st, child, action, lambda: self.path(i, last))
-        return child
+        out: list[tuple[State, list[Step]]] = []
+        todo: list[tuple[State, list[Step]]] = [(st, [])]
+        while todo:
+            base, chosen = todo.pop()
+            child = fork(base)
+            try:
+                child.apply(action)
+            except Undecided as q:
+                self.out.choices += 1
+                todo += [(_decided(base, q, answer), [*chosen, ("fact", (q.fact, answer))]) for answer in q.choices]
+                continue
+            except IllegalAction as err:
+                self.found("refused", "a legal action is refused", self.span_of(st),
+                           lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]),  # type: ignore[misc]
+                           detail=f"'{last}': {err.reason}")
+                continue
+            except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+                self.found("crash", f"the engine fails: {err}", self.span_of(st),
+                           lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]))  # type: ignore[misc]
+                continue
+            steps: list[Step] = [*chosen, ("act", last)]
+            self.out.transitions += 1
+            if any(a < b for a, b in zip(child.score, st.score, strict=False)):
+                self.found("score", "a score goes down", self.span_of(st),
+                           lambda steps=steps: self.path(i, steps),  # type: ignore[misc]
+                           detail=f"from {st.score} to {child.score}")
+            if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
+                self.check_resolves(base, child, action, lambda steps=steps: self.path(i, steps))  # type: ignore[misc]
+            out.append((child, steps))
+        return out
 
     def span_of(self, st: State) -> Span | None:
         """The rule in play in a state: the count, the waiting call, or the tricks."""
@@ -501,20 +565,24 @@ class _Walk:
             count = self.game.spec.contests[st.count.contest].count
             span = count.good.span
             message += f" in the count (announce: {count.announce.text}; good: {count.good.text})"
-        self.out.add(Violation("dead", message, span, self.path(i), {"hand_over": False, "legal": []},
-                               "nobody is to act" if seat is None else f"seat {seat} has no legal action"))
+        self.found("dead", message, span, lambda: self.path(i), {"hand_over": False, "legal": []},
+                               "nobody is to act" if seat is None else f"seat {seat} has no legal action")
 
     def check_answers(self, i: int, st: State, legal: list[str]) -> None:
-        """A waiting call (not a declaration) can always be both accepted and declined."""
+        """A waiting call (not a declaration) can always be both accepted and declined, once
+        a holder who must declare first (a compulsory declaration) has declared."""
         p = st.pending
         if p is None:
             return
         if p.contest is not None and self.game.contests[p.contest].calls[p.call].declare:
             return
+        compulsory = {name for cont in self.game.compulsory for name, call in cont.calls.items() if call.declare}
+        if legal and all(a in compulsory or a == "fold" for a in legal):
+            return
         missing = [v for v in ("accept", "decline") if v not in legal]
         if missing:
-            self.out.add(Violation("answer", f"{p.call} cannot be {' or '.join(m + 'ed' for m in missing)}",
-                                   self.span_of(st), self.path(i)))
+            words = " or ".join({"accept": "accepted", "decline": "declined"}[m] for m in missing)
+            self.found("answer", f"{p.call} cannot be {words}", self.span_of(st), lambda: self.path(i))
 
     def check_resolves(self, st: State, child: State, verb: str, where: Callable[[], Witness]) -> None:
         """Accepting or declining a contest call settles it: at once, or after its count."""
@@ -528,10 +596,10 @@ class _Walk:
         for _ in range(4 * self.game.num_players):
             if probe.count is None or probe.hand_over:
                 break
-            legal = probe.legal_actions()
+            legal = _settled(probe, probe.legal_actions)
             if not legal:
                 return                             # a dead end: reported where the walk meets it
-            probe.apply(legal[0])
+            probe = _applied(probe, legal[0])
         contest: ContestState = probe.contests[index]
         ok = probe.hand_over or (probe.count is None and contest.status == CLOSED)
         self.resolved[memo] = ok
@@ -552,8 +620,8 @@ class _Walk:
                 stack[-1] = (node, k + 1)
                 kid = kids[k]
                 if state[kid] == 1:
-                    self.out.add(Violation("endless", "the hand can go on forever: a position comes back",
-                                           self.game.spec.tricks.span, self.path(kid)))
+                    self.found("endless", "the hand can go on forever: a position comes back",
+                               self.game.spec.tricks.span, lambda kid=kid: self.path(kid))  # type: ignore[misc]
                 elif state[kid] == 0:
                     state[kid] = 1
                     stack.append((kid, 0))
@@ -568,16 +636,56 @@ class _Walk:
                                    self.game.spec.tricks.span, detail=f"{longest} actions"))
 
 
+def _decided(st: State, q: Undecided, answer: Any) -> State:
+    """A copy of `st` whose abstract deal answers `q` with `answer`."""
+    child = fork(st)
+    assert isinstance(child.facts, AbstractDeal)
+    child.facts.decide(q.fact, answer)
+    child._legal = None
+    return child
+
+
+def _settled(st: State, ask: Callable[[], list[str]]) -> list[str]:
+    """`ask`, with every question it raises about the cards answered by its first choice."""
+    while True:
+        try:
+            return ask()
+        except Undecided as q:
+            assert isinstance(st.facts, AbstractDeal)
+            st.facts.decide(q.fact, q.choices[0])
+            st._legal = None
+
+
+def _applied(st: State, action: str) -> State:
+    """A copy of `st` after `action`, questions about the cards answered by their first choice."""
+    while True:
+        nxt = fork(st)
+        try:
+            nxt.apply(action)
+            return nxt
+        except Undecided as q:
+            assert isinstance(st.facts, AbstractDeal)
+            st.facts.decide(q.fact, q.choices[0])
+            st._legal = None
+
+
 def explore(game: Game) -> Exploration:
-    """Walk every action sequence of one hand from each sample deal, then check that the
-    match can end from every score and that every call of the spec is legal somewhere."""
+    """Walk every action sequence of one hand over every deal, then check that the match
+    can end from every score and that every call of the spec is legal somewhere."""
     start = time.perf_counter()
-    out = Exploration(deals=sample_deals(game))
-    keys = None
-    for sample in out.deals:
-        walk = _Walk(game, sample, out, keys)
-        keys = walk.keys
-        walk.run()
+    out = Exploration()
+    walk = _Walk(game, out)
+    walk.run()
+    if walk.cut:
+        out.every_deal = False
+        for sample in sample_deals(game):
+            out.samples.append(sample.label)
+            walk = _Walk(game, out, sample, MAX_STATES)
+            walk.run()
+            walk.measure()
+            out.cut |= walk.cut
+    else:
+        walk.measure()
     _unreachable(game.spec, out)
     match_can_end(game, out)
     out.seconds = time.perf_counter() - start
@@ -613,7 +721,7 @@ def match_can_end(game: Game, out: Exploration) -> None:
     Tried in order: the first seat folds; the hand is walked in dealt order until a score
     goes up. Games whose score-reading rules are the same share the answer.
     """
-    deal = (out.deals or sample_deals(game))[0].deal
+    deal = sample_deals(game)[0].deal
     spec = game.spec
     reading = [f for f in _formulas(spec) if names_used(f.expr) & SCORE_NAMES]
     options = set().union(*(names_used(f.expr) for f in reading)) if reading else set()

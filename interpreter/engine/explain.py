@@ -17,7 +17,7 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.legal import acts
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, Action
-from interpreter.engine.rules import CompiledContest, Rules, count_would_win, holds, may_answer
+from interpreter.engine.rules import CompiledContest, Rules, annuls, count_would_win, holds, may_answer
 
 PROSE = Prose(catalog("en"), lambda name: name.replace("_", " "))
 
@@ -154,9 +154,9 @@ def _forced_declaration(st: Match, g: Rules, seat: int) -> str | None:
 
 
 def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> str:
-    ann = next(a for a in g.spec.annulments if a.name == name)
-    holds, when = next((h, w) for n, h, w, _ in g.annulments if n == name)
-    if not holds(st.dealt[seat], st.turned):
+    index = next(k for k, a in enumerate(g.spec.annulments) if a.name == name)
+    ann, when = g.spec.annulments[index], g.annulments[index][2]
+    if not annuls(st, g, index, seat):
         return f"seat {seat}'s hand is no {name}: " + _rule(ann.holds, g, f"a hand is a {name} when", ann.cited.source)
     ctx = Ctx(st, g, seat, g.team_of[seat])
     if not when(ctx):

@@ -8,7 +8,15 @@ from __future__ import annotations
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, IDLE, Action, Pending
-from interpreter.engine.rules import CompiledContest, Rules, contest_pending, holds, may_answer, may_declare
+from interpreter.engine.rules import (
+    CompiledContest,
+    Rules,
+    annuls,
+    contest_pending,
+    holds,
+    may_answer,
+    may_declare,
+)
 
 
 def acts(m: Match, r: Rules, seat: int) -> list[Action]:
@@ -48,8 +56,8 @@ def _compulsory(m: Match, r: Rules, seat: int, acts: list[Action]) -> list[Actio
     declaration cancels), only those declarations and folding remain."""
     p = m.pending
     for cont in r.compulsory:
-        if not may_declare(m, cont, seat) or not holds(m, r, cont, seat) \
-                or m.contests[cont.index].status == CLOSED or (p is not None and p.contest == cont.index):
+        if not may_declare(m, cont, seat) or m.contests[cont.index].status == CLOSED \
+                or (p is not None and p.contest == cont.index) or not holds(m, r, cont, seat):
             continue
         declare = [a for a in acts if a[0] == "call" and a[1] in cont.calls and cont.calls[a[1]].declare]
         c = m.count
@@ -69,8 +77,8 @@ def _turn_acts(m: Match, r: Rules, seat: int) -> list[Action]:
         acts.append(("call", r.stake_names[m.stake_level]))
     for cont in r.contests:
         acts += _contest_calls(m, r, seat, cont, ctx, answering=None)
-    for name, holds_it, when, _ in r.annulments:
-        if holds_it(m.dealt[seat], m.turned) and when(ctx):
+    for index, (name, _, when, _) in enumerate(r.annulments):
+        if when(ctx) and annuls(m, r, index, seat):
             acts.append(("annul", name))
     if r.fold_when(ctx):
         acts.append(("fold", None))

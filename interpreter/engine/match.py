@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
 from interpreter.engine.records import Action, ContestState, Count, Deal, Pending
 
@@ -21,6 +21,26 @@ Played = tuple[int, int, bool]          # (seat, card, covered)
 # How `clone` copies a field: shared as it is (never changed in place), one list or set level,
 # a list of lists, a copied record, or by serial.py's own code.
 SHARE, LIST, LISTS, SET, RECORD, OWN = "share", "list", "lists", "set", "record", "own"
+
+
+class DealFacts(Protocol):
+    """What the cards decide, answered without cards: the checker's abstract deal.
+
+    In play `Match.facts` is None and the dealt cards answer (rules.py). The checker's
+    exhaustive pass sets an object with these methods, which answers from choices and raises
+    `Undecided` for a question not yet chosen, so that one walk covers every deal."""
+
+    def trick_top(self, m: Match, shown: list[int]) -> list[int]:
+        """The seats, of those that `shown` a card, whose cards tie for the best, in play order."""
+        ...
+
+    def holds(self, m: Match, value: str, seat: int) -> bool: ...
+
+    def value(self, m: Match, value: str, seat: int) -> int | None: ...
+
+    def annuls(self, m: Match, name: str, seat: int) -> bool: ...
+
+    def copy(self) -> DealFacts: ...
 
 
 def _meta(copy: str, hand: bool, plain: bool) -> dict[str, Any]:
@@ -77,6 +97,7 @@ class Match:
     called: set[str] = field(default_factory=set, metadata=_meta(SET, True, False))     # calls made
     accepted: set[str] = field(default_factory=set, metadata=_meta(SET, True, False))   # calls accepted
     strength: Sequence[int] = field(default=(), metadata=_meta(SHARE, True, False))     # card strengths, by turned card
+    facts: DealFacts | None = field(default=None, metadata=_meta(OWN, True, False))    # an abstract deal, or the cards
     _legal: tuple[int, list[Action]] | None = field(default=None, metadata=_meta(OWN, True, False))  # legal-action memo
 
     def reset_hand(self, players: int, contests: int, seats: Sequence[int] | None = None,

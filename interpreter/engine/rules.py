@@ -189,7 +189,26 @@ def next_opponent(m: Match, r: Rules, seat: int) -> int:
 
 
 def holds(m: Match, r: Rules, cont: CompiledContest, seat: int) -> bool:
+    if m.facts is not None:
+        return m.facts.holds(m, cont.value, seat)
     return r.values[cont.value](m.dealt[seat], m.turned) is not None
+
+
+def annuls(m: Match, r: Rules, index: int, seat: int) -> bool:
+    """Whether `seat`'s hand is one that may annul the deal (the `index`th annulment)."""
+    name, holds_it, _, _ = r.annulments[index]
+    if m.facts is not None:
+        return m.facts.annuls(m, name, seat)
+    return bool(holds_it(m.dealt[seat], m.turned))
+
+
+def trick_top(m: Match, shown: list[tuple[int, int]]) -> list[int]:
+    """The seats whose shown cards tie for the best, in the order played."""
+    if m.facts is not None:
+        return m.facts.trick_top(m, [s for s, _ in shown])
+    strength = m.strength
+    best = max(strength[c] for _, c in shown)
+    return [s for s, c in shown if strength[c] == best]
 
 
 def may_declare(m: Match, cont: CompiledContest, seat: int) -> bool:
@@ -214,7 +233,7 @@ def may_answer(m: Match, r: Rules, seat: int) -> bool:
 
 
 def value(m: Match, r: Rules, cont: CompiledContest, seat: int) -> int:
-    v = r.values[cont.value](m.dealt[seat], m.turned)
+    v = m.facts.value(m, cont.value, seat) if m.facts is not None else r.values[cont.value](m.dealt[seat], m.turned)
     return -1 if v is None else v
 
 

@@ -18,19 +18,20 @@ _LISTS, _NESTED, _SETS, _RECORDS = names(LIST), names(LISTS), names(SET), names(
 # the rest, stored by the code below: every field of Match is either plain or named here
 _STORED = {"plan", "rng", "script", "events", "dealt", "hands", "trick", "history", "pending", "suspended", "contests",
            "count", "called", "accepted"}
-_DERIVED = {"strength", "_legal"}               # rebuilt from the turned card; a memo
+_DERIVED = {"strength", "_legal", "facts"}      # rebuilt from the turned card; a memo; the checker's own
 assert set(names()) == set(_PLAIN) | _STORED | _DERIVED and not set(_PLAIN) & (_STORED | _DERIVED), \
     "serial.py must store every field declared in match.py"
 
 
-def copy_into(st: Match, new: Match) -> None:
+def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     """Make `new` an independent copy of `st`, field by field: what is never mutated in place
     (the game, card codes, tuples, logged events) is shared, the rest is copied one level at a
-    time, which is several times faster than a deep copy for search and bots."""
+    time, which is several times faster than a deep copy for search and bots. `within_hand`
+    copies for a search that never deals: the generator is shared and the log starts empty."""
     d = new.__dict__
     d.update(st.__dict__)                       # ints, strings, tuples, the game: shared as they are
     for k in _LISTS:
-        d[k] = list(getattr(st, k))
+        d[k] = [] if within_hand and k == "events" else list(getattr(st, k))
     for k in _NESTED:
         d[k] = [list(x) for x in getattr(st, k)]
     for k in _SETS:
@@ -41,9 +42,11 @@ def copy_into(st: Match, new: Match) -> None:
     c = st.count
     d["count"] = None if c is None else Count(c.contest, list(c.order), c.index, c.best_seat, c.best_value,
                                               list(c.announced))
-    d["_legal"] = None
-    d["rng"] = random.Random()
-    d["rng"].setstate(st.rng.getstate())
+    d["facts"] = None if st.facts is None else st.facts.copy()
+    if not within_hand:                         # a search shares the memo of legal actions too
+        d["_legal"] = None
+        d["rng"] = random.Random()
+        d["rng"].setstate(st.rng.getstate())
 
 
 def to_json(st: Match, game: Rules) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import Action, Deal, Pending
-from interpreter.engine.rules import CompiledContest, Rules, after, next_opponent
+from interpreter.engine.rules import CompiledContest, Rules, after, next_opponent, trick_top
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
@@ -315,13 +315,11 @@ class State(Match):
 
     def _end_trick(self) -> None:
         g = self.game
-        strength = self.strength
         shown = [(s, c) for s, c, cov in self.trick if not cov or g.cover_counts]
         winner_seat: int | None = None
         first_best: int | None = None        # who first played the best card shown
         if shown:
-            best = max(strength[c] for _, c in shown)
-            top = [s for s, c in shown if strength[c] == best]
+            top = trick_top(self, shown)
             first_best = top[0]
             teams = {g.team_of[s] for s in top}
             if len(teams) == 1 and (len(top) == 1 or g.partners_tie == "team_wins"):

@@ -159,6 +159,11 @@ class HandValues:
         self._views = views
         self._table: dict[tuple[int | None, tuple[int, ...]], int | None] = {}
 
+    @property
+    def partial(self) -> bool:
+        """Whether some hands do not hold the value (a flor), rather than every hand (an envido)."""
+        return self._holds is not None
+
     def __call__(self, hand: Sequence[int], turned: int | None = None) -> int | None:
         """The hand's value, or None when the hand does not hold it (no flor).
 

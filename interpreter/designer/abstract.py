@@ -1,0 +1,311 @@
+"""An abstract deal: what the cards decide, chosen as it is asked instead of dealt.
+
+The engine asks a deal four things (rules.py: `trick_top`, `holds`, `value`, `annuls`): whose
+card takes a trick (or which cards tie), whether a hand holds a value (a flor), how hand values
+compare, and whether a hand may annul the deal. Answering each from a choice made when it is
+first asked lets the exhaustive pass walk every deal at once: a question not yet answered raises
+`Undecided` with its possible answers, and the walk branches on them.
+
+The choices are made independently, so a combination may be one that no deal realizes (two
+seats holding the same card's worth of flor, say). `concretize` looks for a deal that realizes
+a finding's choices, so that a finding replays as a conformance case; one it cannot realize is
+reported as found on an abstract deal.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulespec.errors import TrucoError
+
+from interpreter.engine.game import Deal, Game
+from interpreter.engine.match import Match
+from interpreter.engine.records import ACTIVE, CLOSED
+
+Fact = tuple[str, str, int]
+"""("trick", "", number) · ("holds", value, seat) · ("value", value, seat) · ("annul", name, seat)."""
+
+SPREAD = 1 << 24
+"""The gap left between abstract values: room to place six more between any two."""
+
+
+class Undecided(TrucoError):
+    """A question about the cards the abstract deal has not answered yet."""
+
+    def __init__(self, fact: Fact, choices: Sequence[Any]) -> None:
+        super().__init__(f"undecided: {fact}")
+        self.fact = fact
+        self.choices = tuple(choices)
+
+
+@dataclass
+class AbstractDeal:
+    """The answers chosen so far; copied with the state it belongs to."""
+
+    game: Game
+    chosen: dict[Fact, Any] = field(default_factory=dict)
+
+    def copy(self) -> AbstractDeal:
+        return AbstractDeal(self.game, dict(self.chosen))
+
+    def decide(self, fact: Fact, answer: Any) -> None:
+        self.chosen[fact] = answer
+
+    # -- the questions the engine asks (match.DealFacts) ---------------------------------
+
+    def trick_top(self, m: Match, shown: list[int]) -> list[int]:
+        fact: Fact = ("trick", "", m.trick_no)
+        if fact not in self.chosen:
+            raise Undecided(fact, trick_choices(self.game, shown))
+        top: list[int] = self.chosen[fact]
+        return top
+
+    def holds(self, m: Match, value: str, seat: int) -> bool:
+        if not self.game.values[value].partial:
+            return True                                   # every hand has this value
+        fact: Fact = ("holds", value, seat)
+        if fact not in self.chosen:
+            raise Undecided(fact, (True, False))
+        return bool(self.chosen[fact])
+
+    def value(self, m: Match, value: str, seat: int) -> int | None:
+        if not self.holds(m, value, seat):
+            return None
+        fact: Fact = ("value", value, seat)
+        if fact not in self.chosen:
+            raise Undecided(fact, value_choices(self.values(value, m)))
+        number: int = self.chosen[fact]
+        return number
+
+    def annuls(self, m: Match, name: str, seat: int) -> bool:
+        fact: Fact = ("annul", name, seat)
+        if fact not in self.chosen:
+            raise Undecided(fact, (True, False))
+        return bool(self.chosen[fact])
+
+    # -- for the walk -------------------------------------------------------------------
+
+    def values(self, value: str, m: Match | None = None) -> list[int]:
+        """The distinct numbers chosen for a value, lowest first, and the best announced in
+        `m`'s count of it: a new one is placed among these."""
+        numbers = {a for (kind, name, _), a in self.chosen.items() if kind == "value" and name == value}
+        c = m.count if m is not None else None
+        if c is not None and c.best_value >= 0 and self.game.contests[c.contest].value == value:
+            numbers.add(c.best_value)
+        return sorted(numbers)
+
+    def rank(self, value: str, number: int) -> int:
+        """A number's place among the value's chosen numbers (twice the count below it, plus
+        one if it equals one): all that comparisons with them can see."""
+        numbers = self.values(value)
+        return 2 * sum(1 for n in numbers if n < number) + (number in numbers)
+
+    def key(self) -> tuple[Any, ...]:
+        """The answers, values by their order rather than their numbers."""
+        return tuple(sorted((kind, name, seat, self.rank(name, answer) if kind == "value" else answer)
+                            for (kind, name, seat), answer in self.chosen.items()))
+
+    def forget(self, m: Match) -> None:
+        """Drop the answers the engine will not ask again: a trick's, once played; a value's,
+        once no contest compares it or its seat has spoken in the count (the count keeps what
+        was announced); whether a seat holds a value, once it has played without
+        declaring it (it may then neither declare nor be compared). Asked again all the same,
+        a question is answered afresh, every way: more deals, never fewer."""
+        contests = self.game.contests
+        live = {c.value for c in contests if m.contests[c.index].status != CLOSED}
+        active = {c.value for c in contests if m.contests[c.index].status == ACTIVE
+                  or (m.count is not None and m.count.contest == c.index)}
+        declared = {(c.value, s) for c in contests for s in m.contests[c.index].declared}
+        c = m.count
+        spoken = {(contests[c.contest].value, s) for s in c.order[:c.index]} if c is not None else set()
+        for fact in list(self.chosen):
+            kind, name, seat = fact
+            if kind == "trick" or (kind == "value" and (name not in active or (name, seat) in spoken)) or (
+                    kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))):
+                del self.chosen[fact]
+
+    def describe(self, fact: Fact, answer: Any) -> str:
+        """A choice in words, for a finding's path."""
+        kind, name, seat = fact
+        if kind == "trick":
+            if len(answer) == 1:
+                return f"seat {answer[0]}'s card takes trick {seat + 1}"
+            return f"trick {seat + 1} ties (seat {answer[0]}'s card first among the best)"
+        if kind == "holds":
+            return f"seat {seat} {'holds' if answer else 'does not hold'} {name}"
+        if kind == "annul":
+            return f"seat {seat}'s hand {'is' if answer else 'is not'} a {name}"
+        others = [(s, a) for (k, n, s), a in self.chosen.items() if k == "value" and n == name and s != seat]
+        relation = [f"{'above' if answer > a else 'below' if answer < a else 'equal to'} seat {s}'s"
+                    for s, a in others]
+        return f"seat {seat}'s {name}" + (f" {', '.join(relation)}" if relation else " is shown first")
+
+
+def trick_choices(game: Game, shown: Sequence[int]) -> list[list[int]]:
+    """Each seat's card best alone; and the ties that play differently: by which seat's card
+    came first among the best where the next trick is led by it, else one tie."""
+    team = game.team_of
+    wins = [[s] for s in shown]
+    ties = []
+    for i, s in enumerate(shown):
+        other = next((t for t in shown[i + 1:] if team[t] != team[s] or game.partners_tie != "team_wins"), None)
+        if other is not None:
+            ties.append([s, other])
+    return wins + (ties if game.after_tie == "first_best" else ties[:1])
+
+
+def value_choices(numbers: Sequence[int]) -> list[int]:
+    """Equal to each value already chosen, or in each gap below, between and above them."""
+    if not numbers:
+        return [0]
+    gaps = [numbers[0] - SPREAD] + [(a + b) // 2 for a, b in zip(numbers, numbers[1:], strict=False)] \
+        + [numbers[-1] + SPREAD]
+    return list(numbers) + gaps
+
+
+# -- realizing a path's choices with cards ------------------------------------------------
+
+
+class Mismatch(TrucoError):
+    """A deal answers a question otherwise than the path chose."""
+
+
+@dataclass
+class Realizing:
+    """The cards answer, and each answer is held against the abstract choice it replaces."""
+
+    game: Game
+    wanted: dict[Fact, Any]
+    numbers: dict[Fact, int] = field(default_factory=dict)
+    asked: set[Fact] = field(default_factory=set)
+
+    def copy(self) -> Realizing:
+        return Realizing(self.game, self.wanted, dict(self.numbers), set(self.asked))
+
+    def _check(self, fact: Fact, answer: Any) -> None:
+        self.asked.add(fact)
+        if fact in self.wanted and self.wanted[fact] != answer:
+            raise Mismatch(str(fact))
+
+    def trick_top(self, m: Match, shown: list[int]) -> list[int]:
+        strength = m.strength
+        played = {s: c for s, c, _ in m.trick}
+        best = max(strength[played[s]] for s in shown)
+        top = [s for s in shown if strength[played[s]] == best]
+        fact: Fact = ("trick", "", m.trick_no)
+        self.asked.add(fact)
+        wanted = self.wanted.get(fact)
+        if wanted is not None and _effect(self.game, top) != _effect(self.game, wanted):
+            raise Mismatch(str(fact))
+        return top
+
+    def holds(self, m: Match, value: str, seat: int) -> bool:
+        answer = self.game.values[value](m.dealt[seat], m.turned) is not None
+        if self.game.values[value].partial:
+            self._check(("holds", value, seat), answer)
+        return answer
+
+    def value(self, m: Match, value: str, seat: int) -> int | None:
+        number = self.game.values[value](m.dealt[seat], m.turned)
+        fact: Fact = ("value", value, seat)
+        self.asked.add(fact)
+        if number is not None and fact in self.wanted:
+            self.numbers[fact] = number
+            for other, theirs in self.numbers.items():
+                if other[1] == value and other in self.wanted and \
+                        _sign(number - theirs) != _sign(self.wanted[fact] - self.wanted[other]):
+                    raise Mismatch(str(fact))
+        return number
+
+    def annuls(self, m: Match, name: str, seat: int) -> bool:
+        index = next(k for k, a in enumerate(self.game.annulments) if a[0] == name)
+        answer = bool(self.game.annulments[index][1](m.dealt[seat], m.turned))
+        self._check(("annul", name, seat), answer)
+        return answer
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _effect(game: Game, top: Sequence[int]) -> tuple[int | None, int | None]:
+    """What a trick's best cards change: the seat that takes it (or none), and the seat whose
+    card came first among the best where that seat leads after a tie."""
+    team = game.team_of
+    alone = len({team[s] for s in top}) == 1 and (len(top) == 1 or game.partners_tie == "team_wins")
+    first = top[0] if game.after_tie == "first_best" else None
+    return (top[0] if alone else None), (None if alone else first)
+
+
+Step = tuple[str, Any]
+"""A path's step: ("act", "SEAT ACTION") or ("fact", (fact, answer))."""
+
+
+def concretize(game: Game, root: Deal, steps: Sequence[Step], tries: int = 4000) -> tuple[Deal, list[str]] | None:
+    """A deal and the same actions on it (each card played named as dealt there) that answer
+    every question of `steps` as they chose; None if none is found in `tries` deals."""
+    wanted = {fact: answer for kind, x in steps if kind == "fact" for fact, answer in [x]}
+    rng = random.Random(0)
+    for deal in _candidates(game, wanted, rng, tries):
+        actions = _replay(game, root, deal, steps, wanted)
+        if actions is not None:
+            return deal, actions
+    return None
+
+
+def _replay(game: Game, root: Deal, deal: Deal, steps: Sequence[Step], wanted: dict[Fact, Any]) -> list[str] | None:
+    st = game.new_match(seed=0, deals=[deal])
+    st.facts = Realizing(game, wanted)
+    out: list[str] = []
+    acts = [x for kind, x in steps if kind == "act"]
+    for kind, x in steps:
+        if kind != "act":
+            continue
+        seat, _, action = x.partition(" ")
+        verb, _, arg = action.partition(" ")
+        if verb in ("play", "cover") and not arg.startswith("@"):
+            arg = deal.hands[int(seat)][root.hands[int(seat)].index(arg)]
+            action = f"{verb} {arg}"
+        try:
+            st.apply(action, seat=int(seat))
+        except Mismatch:
+            return None
+        except TrucoError:                      # a finding may be the last action's failure
+            if len(out) + 1 < len(acts):
+                return None
+            return [*out, f"{seat} {action}"]
+        out.append(f"{seat} {action}")
+    try:
+        st.legal_actions()                          # what the last state asks of the cards
+    except TrucoError:
+        return None
+    realized = st.facts
+    assert isinstance(realized, Realizing)
+    return out if set(wanted) <= realized.asked else None
+
+
+def _candidates(game: Game, wanted: dict[Fact, Any], rng: random.Random, tries: int) -> Iterator[Deal]:
+    """Random deals, each seat's hand drawn until it holds (or not) what the path chose."""
+    ids = list(game.cards.ids)
+    idx = game.cards.index
+    n, size = game.num_players, game.hand_size
+    for _ in range(tries):
+        cards = ids[:]
+        rng.shuffle(cards)
+        turned = cards.pop() if game.turns_card else None
+        code = idx[turned] if turned is not None else None
+        hands = []
+        for seat in range(n):
+            need = [(game.values[name], answer) for (kind, name, s), answer in wanted.items()
+                    if kind == "holds" and s == seat]
+            hand = tuple(cards[:size])
+            for _ in range(60):
+                if all((table(tuple(idx[c] for c in hand), code) is not None) == answer for table, answer in need):
+                    break
+                rng.shuffle(cards)
+                hand = tuple(cards[:size])
+            hands.append(hand)
+            cards = [c for c in cards if c not in hand]
+        yield Deal(tuple(hands), turned)

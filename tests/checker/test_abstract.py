@@ -1,0 +1,143 @@
+"""The exhaustive pass walks every deal at once (interpreter/designer/abstract.py): whose card
+takes each trick, who holds a value and how values compare are chosen as the engine asks, so
+what only some deals reach is found, and a finding is replayed on a deal that reaches it."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.designer import explore as walk
+from interpreter.designer.abstract import AbstractDeal, Undecided, concretize, trick_choices, value_choices
+from interpreter.designer.check import diagnose, write_cases
+from interpreter.designer.explore import Exploration, Sample, explore
+from interpreter.designer.replay import replay
+from interpreter.engine.game import Deal, load_game
+from interpreter.engine.state import State
+from interpreter.engine.tables import TIE
+
+
+@contextmanager
+def watching() -> Iterator[list[State]]:
+    """Every state the walk links, ends included."""
+    seen: list[State] = []
+    link = walk._Walk.link
+
+    def spy(self: Any, i: int, child: State, *args: Any, **kwargs: Any) -> None:
+        seen.append(child)
+        link(self, i, child, *args, **kwargs)
+
+    walk._Walk.link = spy  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        walk._Walk.link = link  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_sequence_of_trick_results_is_walked(players: int) -> None:
+    """teg: 'La baza la gana la carta más brava, y el que la ganó sale en la siguiente' — every
+    result the outcome table knows is reached, and every seat leads the second trick."""
+    game = load_game("teg", players=players)
+    with watching() as seen:
+        ex = explore(game)
+    assert ex.every_deal and ex.violations == []
+    results = {tuple(st.results) for st in seen}
+    assert set(game.outcomes) <= results
+    assert {st.leader for st in seen if st.trick_no == 1} == set(range(players))
+
+
+def test_holding_a_flor_is_chosen_every_way() -> None:
+    """Each seat holds a flor or not, in every combination, on one walk."""
+    game = load_game("teg", flor=True)
+    with watching() as seen:
+        explore(game)
+    held = {(st.facts.chosen.get(("holds", "flor", 0)), st.facts.chosen.get(("holds", "flor", 1)))
+            for st in seen if isinstance(st.facts, AbstractDeal)}
+    assert {(True, True), (True, False), (False, True), (False, False)} <= held
+
+
+def test_trick_and_value_choices() -> None:
+    """A trick is taken by any seat that showed a card, or tied; where the seat that played
+    the first of the best cards leads after a tie, the ties differ by that seat."""
+    teg = load_game("teg", players=4)                     # after a tie the same seat leads
+    assert trick_choices(teg, [0, 1, 2, 3]) == [[0], [1], [2], [3], [0, 1]]
+    assert value_choices([]) == [0]
+    low, high = value_choices([10])[1:]
+    assert low < 10 < high
+    assert value_choices([10, 20])[:2] == [10, 20] and 10 < value_choices([10, 20])[3] < 20
+
+
+CHOKE = """\
+extends: teg
+contests:
+  envido:
+    count:
+      good: "not can_beat"
+      announce: "not opponent_announced"
+      source: "a house rule written in haste: concede only when beaten, speak only first"
+"""
+
+
+def test_a_dead_end_some_deals_reach_is_found_and_replayed(tmp_path: Path) -> None:
+    """The second seat may neither concede (it would win) nor announce (the first spoke): a
+    dead end only where its envido beats the mano's. The walk finds it whatever the sample
+    deals, and the case it writes replays on a deal where that is so."""
+    spec = tmp_path / "choke.yaml"
+    spec.write_text(CHOKE)
+    report = diagnose(str(spec), fixed={"players": 2, "flor": False, "target": 30})
+    dead = [f for f in report.findings if "nobody may act" in f.diagnostic.message]
+    assert dead and dead[0].witness is not None and dead[0].witness.deal is not None
+    game = load_game(str(spec), players=2)
+    deal = dead[0].witness.deal
+    envido = [game.values["envido"](tuple(game.cards.index[c] for c in h), None) for h in deal.hands]
+    assert envido[1] > envido[0]
+    (path,) = write_cases(report, tmp_path / "cases")
+    result = replay([path])
+    assert (result.passed, result.failed, result.invalid) == (1, 0, [])
+
+
+def test_a_deal_where_the_mano_is_better_hides_that_dead_end(tmp_path: Path) -> None:
+    """The control: walked on one deal where the mano's envido is higher, the same spec shows
+    no dead end — which is why one chosen deal cannot stand for every deal."""
+    spec = tmp_path / "choke.yaml"
+    spec.write_text(CHOKE)
+    game = load_game(str(spec), players=2)
+    deal = Deal((("7e", "6e", "4c"), ("1o", "2b", "3c")))
+    out = Exploration()
+    w = walk._Walk(game, out, Sample("mano better", deal), walk.MAX_STATES)
+    w.run()
+    assert not [v for v in out.violations if v.kind == "dead"]
+
+
+def test_a_question_not_yet_answered_stops_the_engine_and_a_deal_answers_it() -> None:
+    """On an abstract deal the engine asks before it acts; `concretize` then finds cards that
+    answer as the path chose (the second seat's envido the better), and none for a choice the
+    replayed path never asks."""
+    game = load_game("teg", flor=True)
+    root = Deal((("1e", "2e", "3e"), ("4e", "5e", "6e")))
+    st = game.new_match(seed=0, deals=[root])
+    st.facts = AbstractDeal(game)
+    with pytest.raises(Undecided) as asked:
+        st.legal_actions()
+    assert asked.value.fact == ("holds", "flor", 0) and asked.value.choices == (True, False)
+    plain = load_game("teg")
+    path = [("act", "0 envido"), ("act", "1 accept"), ("fact", (("value", "envido", 0), 0)), ("act", "0 announce"),
+            ("fact", (("value", "envido", 1), 5)), ("act", "1 announce")]
+    found = concretize(plain, root, path)
+    assert found is not None
+    deal, actions = found
+    envido = [plain.values["envido"](tuple(plain.cards.index[c] for c in h), None) for h in deal.hands]
+    assert envido[1] > envido[0]  # type: ignore[operator]
+    assert actions == ["0 envido", "1 accept", "0 announce", "1 announce"]
+    assert concretize(plain, root, [*path, ("fact", (("holds", "flor", 0), True))], tries=50) is None
+
+
+def test_results_sequence_ties_are_reached() -> None:
+    game = load_game("teg")
+    with watching() as seen:
+        explore(game)
+    assert any(st.results[:1] == [TIE] for st in seen)
