@@ -35,6 +35,8 @@ REPEATS = 2
 may be repeated without limit has no bound, and the bound reported assumes this many."""
 MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
+MAX_VISITS = 5 * MAX_STATES
+"""States visited (hands ended included) per sample deal's walk before it stops too."""
 ABSTRACT_STATES = 10_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
 report says so): at six players with every declaration on, every deal is too many to walk."""
@@ -434,7 +436,7 @@ class _Walk:
 
     def run(self) -> None:
         stack: list[tuple[int, State]] = [(0, self.root)]
-        visits = self.out.states + (ABSTRACT_VISITS if self.abstract else MAX_STATES * 10)
+        visits = self.out.states + (ABSTRACT_VISITS if self.abstract else MAX_VISITS)
         while stack:
             if self.out.states > visits:
                 self.cut = True

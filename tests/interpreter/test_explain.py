@@ -107,9 +107,8 @@ CASES = [
     ("no count", T2, ENVIDO, [], "0 announce", "no count is under way"),
     # folding, the maldón, the end of a hand
     ("fold refused while an envido waits", ("vanikar", {"players": 2}), VANIKAR, ["0 envido"], "1 fold",
-     "seat 1 may not fold now: a player may fold only when it is the player's turn and no call is waiting or both "
-     "the player may answer the waiting call and the place on the ladder of the stake call waiting for an answer "
-     "(0 if none) is more than 0 [my_turn or (answering and pending_step > 0)]"),
+     "seat 1 may not fold now: a player may fold only when it is the player's turn, no call is waiting and no count "
+     "is under way or the player is answering a stake call [my_turn or (answering and pending_step > 0)]"),
     ("no maldon in the hand", ("reglamento", {"players": 2, "maldon": True}), TRUCO, [], "0 maldon",
      "seat 0's hand is no maldon: a hand is a maldon when the number of cards of rank 4 is 2 and the number of "
      "figures in the hand is 1 [rank_count(4) == 2 and figures == 1]"),

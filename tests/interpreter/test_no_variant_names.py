@@ -50,6 +50,8 @@ ALLOWED_IN = {
     "replay.py": {"vira", "envido_of", "flor_of"},
     # the rulebook's worked examples are written as case files, with the same `vira:` key
     "examples.py": {"vira"},
+    # the language server completes cards under a case file's `hands:` and `vira:` keys
+    "features.py": {"vira"},
     # the language server names the project: the command `truco lsp`, its extra, its server name
     "designer/lsp/__init__.py": {"truco"},
     "designer/lsp/server.py": {"truco"},
