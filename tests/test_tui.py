@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -129,6 +130,11 @@ def test_the_terminal_board_in_a_pseudo_terminal() -> None:
     child.sendline("trucco")
     child.expect("did you mean")
     child.sendline("TRUCO")
+    _truco_then_leave(child, pexpect)
+
+
+def _truco_then_leave(child: Any, pexpect: Any) -> None:
+    """The truco just typed is played; Ctrl-C then leaves the table cleanly."""
     child.expect("You: truco")
     child.expect("Your move")
     child.sendintr()
@@ -150,13 +156,7 @@ def test_lines_are_edited_and_recalled_in_a_pseudo_terminal() -> None:
     child.send("\x1b[A")                 # Up: the last answer again
     child.send("\x7f\x7f")               # Backspace twice: "truc"
     child.send("o\r")
-    child.expect("You: truco")
-    child.expect("Your move")
-    child.sendintr()
-    child.expect("You left the table.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _truco_then_leave(child, pexpect)
 
 
 # Seat 0 (the mano, dealt first) holds a sota and a rey: seed 004, "the shared deck prints sota,

@@ -17,6 +17,7 @@ import functools
 import html
 import random
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -941,11 +942,28 @@ def worked_cases(game: Game, spec_ref: str, language: str | None = None) -> dict
     return case_file(game, spec_ref, [ex for ex, _ in book.shown], [title for _, title in book.shown])
 
 
+def static_errors(spec: str, options: dict[str, Any]) -> list[str]:
+    """The errors the checker finds without playing a hand (its quick pass), as it prints them."""
+    from rulespec.load import open_spec
+
+    from interpreter.designer.check import Report, diagnose_source
+    report = diagnose_source(open_spec(spec), Report(spec), exhaustive=False, fixed=options, play=False)
+    lines = [str(f.diagnostic) for f in report.findings if f.diagnostic.severity == "error"]
+    return lines + ([f"{spec}: {report.unusable}"] if report.unusable else [])
+
+
 def run(args: argparse.Namespace, console: Console) -> int:
     from pathlib import Path
 
     from interpreter.engine.game import parse_options
-    game = load_game(args.spec, parse_options(args.option))
+    options = parse_options(args.option)
+    game = load_game(args.spec, options)
+    errors = static_errors(args.spec, options)
+    if errors:                                  # no rulebook for rules the checker finds wrong
+        for line in errors:
+            print(line, file=sys.stderr)
+        print(f"no rulebook: {len(errors)} error(s); `truco check {args.spec}` says more", file=sys.stderr)
+        return 1
     if args.cases:
         folder = Path(args.cases)
         spec_ref = args.spec

@@ -207,3 +207,16 @@ def test_interpretation_choices_say_what_each_reading_changes() -> None:
     assert ("- the rule reads: The envido: calls and what they pay: **falta envido** (worth what the winning team "
             "lacks to win the match)") in falta
     assert ["falta envido", "accepted 40, declined 1", "accepted 20, declined 1"] in table_rows(falta)
+
+
+@pytest.mark.parametrize("name", ["specs_invalid/alias_unknown_verb.yaml", "specs_designer/players25.yaml"])
+def test_no_rulebook_for_a_spec_the_checker_finds_wrong(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A spec that loads but that the checker's quick pass finds wrong (an alias to no verb;
+    five seats in two alternating teams) gets no rulebook: exit 1, the errors located in the
+    designer's file."""
+    path = Path(__file__).resolve().parents[1] / name
+    assert main(["rules", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert re.search(rf"{re.escape(path.name)}:\d+:\d+ at \$\.", captured.err), captured.err
+    assert "no rulebook" in captured.err
