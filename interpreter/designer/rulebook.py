@@ -17,12 +17,12 @@ import functools
 import html
 import random
 import re
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from rulespec import dsl
 from rulespec.formula import option_constants
@@ -960,9 +960,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     game = load_game(args.spec, options)
     errors = static_errors(args.spec, options)
     if errors:                                  # no rulebook for rules the checker finds wrong
-        for line in errors:
-            print(line, file=sys.stderr)
-        print(f"no rulebook: {len(errors)} error(s); `truco check {args.spec}` says more", file=sys.stderr)
+        for line in [*errors, f"no rulebook: {len(errors)} error(s); `truco check {args.spec}` says more"]:
+            console.print(escape(line), highlight=False, soft_wrap=True, emoji=False)
         return 1
     if args.cases:
         folder = Path(args.cases)
