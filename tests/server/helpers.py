@@ -75,8 +75,8 @@ def strings(node: Any) -> Iterator[str]:
 class Knowledge:
     """Which cards each seat may have seen after each version of a match, from its full log.
 
-    A seat may know its own dealt cards, the turned cards, and the cards played face up;
-    nothing else, at any moment, through any response.
+    A seat may know its own dealt cards, the turned cards, the cards played face up and the
+    cards a count shows the table; nothing else, at any moment, through any response.
     """
 
     def __init__(self, log: dict[str, Any]) -> None:
@@ -97,6 +97,8 @@ class Knowledge:
                     public.add(e["turned"])
                 elif e["type"] == "action" and e["action"].startswith("play ") and "@" not in e["action"]:
                     public.add(e["action"].split()[1])
+                elif e["type"] == "revealed":               # shown to the table, as the spec's count.show says
+                    public.update(e["cards"])
             seen_events = len(st.events)
             self.allowed.append([known[s] | public for s in range(game.num_players)])
 

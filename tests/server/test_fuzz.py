@@ -11,6 +11,8 @@ behind authorisation are fuzzed too, not only their 401s.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import hypothesis
 import schemathesis
 from schemathesis.specs.openapi.checks import ignored_auth, missing_required_header, positive_data_acceptance
@@ -20,7 +22,10 @@ from tests.server.helpers import TEST_SETTINGS, auth, create
 
 from interpreter.server.app import create_app
 
-APP = create_app(":memory:", settings=TEST_SETTINGS)
+# the matches are made when the module is collected, perhaps more than `idle_match_seconds`
+# before the fuzzing reads them from memory: they are kept there for the whole run
+APP = create_app(":memory:", settings=replace(TEST_SETTINGS, limits=replace(TEST_SETTINGS.limits,
+                                                                           idle_match_seconds=1e9)))
 _SETUP = TestClient(APP)                  # no lifespan: its end would close the store
 MATCH = create(_SETUP, bots={"1": "heuristic"}, seed=5)
 OTHER = create(_SETUP, seed=6)
