@@ -960,7 +960,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     game = load_game(args.spec, options)
     errors = static_errors(args.spec, options)
     if errors:                                  # no rulebook for rules the checker finds wrong
-        for line in [*errors, f"no rulebook: {len(errors)} error(s); `truco check {args.spec}` says more"]:
+        for line in [*errors, f"no rulebook: {len(errors)} error(s); the checker (`check {args.spec}`) says more"]:
             console.print(escape(line), highlight=False, soft_wrap=True, emoji=False)
         return 1
     if args.cases:
