@@ -23,6 +23,7 @@ from rulespec.errors import TrucoError
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import Match
 from interpreter.engine.records import ACTIVE, CLOSED
+from interpreter.engine.rules import trick_winner
 
 Fact = tuple[str, str, int]
 """("trick", "", number) · ("holds", value, seat) · ("value", value, seat) · ("annul", name, seat)."""
@@ -233,10 +234,9 @@ def _sign(x: int) -> int:
 def _effect(game: Game, top: Sequence[int]) -> tuple[int | None, int | None]:
     """What a trick's best cards change: the seat that takes it (or none), and the seat whose
     card came first among the best where that seat leads after a tie."""
-    team = game.team_of
-    alone = len({team[s] for s in top}) == 1 and (len(top) == 1 or game.partners_tie == "team_wins")
-    first = top[0] if game.after_tie == "first_best" else None
-    return (top[0] if alone else None), (None if alone else first)
+    winner = trick_winner(game, top)
+    first = top[0] if game.after_tie == "first_best" and winner is None else None
+    return winner, first
 
 
 Step = tuple[str, Any]

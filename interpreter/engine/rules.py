@@ -202,6 +202,13 @@ def annuls(m: Match, r: Rules, index: int, seat: int) -> bool:
     return bool(holds_it(m.dealt[seat], m.turned))
 
 
+def trick_winner(r: Rules, top: Sequence[int]) -> int | None:
+    """The seat that takes a trick whose best cards are `top`'s: one alone, or partners where
+    the spec gives their tie to their team; None for a tie."""
+    alone = len({r.team_of[s] for s in top}) == 1 and (len(top) == 1 or r.partners_tie == "team_wins")
+    return top[0] if alone else None
+
+
 def trick_top(m: Match, shown: list[tuple[int, int]]) -> list[int]:
     """The seats whose shown cards tie for the best, in the order played."""
     if m.facts is not None:

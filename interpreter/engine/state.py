@@ -19,7 +19,7 @@ from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import Action, Deal, Pending
-from interpreter.engine.rules import CompiledContest, Rules, after, next_opponent, trick_top
+from interpreter.engine.rules import CompiledContest, Rules, after, next_opponent, trick_top, trick_winner
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
@@ -321,9 +321,7 @@ class State(Match):
         if shown:
             top = trick_top(self, shown)
             first_best = top[0]
-            teams = {g.team_of[s] for s in top}
-            if len(teams) == 1 and (len(top) == 1 or g.partners_tie == "team_wins"):
-                winner_seat = top[0]
+            winner_seat = trick_winner(g, top)
         result = TIE if winner_seat is None else g.team_of[winner_seat]
         self.results.append(result)
         self.history.append(self.trick)
