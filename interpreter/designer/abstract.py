@@ -1,8 +1,9 @@
 """An abstract deal: what the cards decide, chosen as it is asked instead of dealt.
 
-The engine asks a deal four things (rules.py: `trick_top`, `holds`, `value`, `annuls`): whose
-card takes a trick (or which cards tie), whether a hand holds a value (a flor), how hand values
-compare, and whether a hand may annul the deal. Answering each from a choice made when it is
+The engine asks a deal five things (rules.py: `trick_top`, `holds`, `value`, `value_top`,
+`annuls`): whose card takes a trick (or which cards tie), whether a hand holds a value (a flor),
+how hand values compare, one at a time or whose is best of several at once, and whether a hand
+may annul the deal. Answering each from a choice made when it is
 first asked lets the exhaustive pass walk every deal at once: a question not yet answered raises
 `Undecided` with its possible answers, and the walk branches on them.
 
@@ -14,6 +15,7 @@ reported as found on an abstract deal.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,10 +25,11 @@ from rulespec.errors import TrucoError
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import Match
 from interpreter.engine.records import ACTIVE, CLOSED
-from interpreter.engine.rules import trick_winner
+from interpreter.engine.rules import strongest, trick_winner
 
 Fact = tuple[str, str, int]
-"""("trick", "", number) · ("holds", value, seat) · ("value", value, seat) · ("annul", name, seat)."""
+"""("trick", "", number) · ("holds", value, seat) · ("value", value, seat) · ("annul", name, seat)
+· ("top", value, seats as a bit mask)."""
 
 SPREAD = 1 << 24
 """The gap left between abstract values: room to place six more between any two."""
@@ -52,7 +55,14 @@ class AbstractDeal:
         return AbstractDeal(self.game, dict(self.chosen))
 
     def decide(self, fact: Fact, answer: Any) -> None:
+        """Choose `answer`; the seats a comparison puts on top get one value, above all."""
         self.chosen[fact] = answer
+        kind, name, _ = fact
+        if kind == "top":
+            numbers = self.values(name)
+            number = numbers[-1] + SPREAD if numbers else 0
+            for seat in answer:
+                self.chosen[("value", name, seat)] = number
 
     # -- the questions the engine asks (match.DealFacts) ---------------------------------
 
@@ -80,6 +90,22 @@ class AbstractDeal:
         number: int = self.chosen[fact]
         return number
 
+    def value_top(self, m: Match, value: str, seats: list[int]) -> list[int]:
+        """Who holds the value is asked seat by seat (the payoff counts holders); the best
+        is one choice among the holders, unless one of them already has a value."""
+        holders = [s for s in seats if self.holds(m, value, s)]
+        if len(holders) < 2:
+            return holders or list(seats)
+        fact: Fact = ("top", value, _mask(seats))
+        if fact in self.chosen:
+            top: list[int] = self.chosen[fact]
+            return top
+        if any(("value", value, s) in self.chosen for s in holders):
+            numbers = [self.value(m, value, s) for s in holders]
+            best = max(n for n in numbers if n is not None)
+            return [s for s, n in zip(holders, numbers, strict=True) if n == best]
+        raise Undecided(fact, top_choices(self.game, holders))
+
     def annuls(self, m: Match, name: str, seat: int) -> bool:
         fact: Fact = ("annul", name, seat)
         if fact not in self.chosen:
@@ -97,16 +123,24 @@ class AbstractDeal:
             numbers.add(c.best_value)
         return sorted(numbers)
 
-    def rank(self, value: str, number: int) -> int:
-        """A number's place among the value's chosen numbers (twice the count below it, plus
-        one if it equals one): all that comparisons with them can see."""
-        numbers = self.values(value)
-        return 2 * sum(1 for n in numbers if n < number) + (number in numbers)
+    def rank(self, value: str, number: int, numbers: Sequence[int] | None = None) -> int:
+        """A number's place among the value's chosen numbers (`numbers` if already sorted):
+        twice the count below it, plus one if it equals one — all that comparisons can see."""
+        ordered = self.values(value) if numbers is None else numbers
+        below = bisect_left(ordered, number)
+        return 2 * below + (below < len(ordered) and ordered[below] == number)
 
     def key(self) -> tuple[Any, ...]:
         """The answers, values by their order rather than their numbers."""
-        return tuple(sorted((kind, name, seat, self.rank(name, answer) if kind == "value" else answer)
-                            for (kind, name, seat), answer in self.chosen.items()))
+        sorted_numbers: dict[str, list[int]] = {}
+        out = []
+        for (kind, name, seat), answer in self.chosen.items():
+            if kind == "value":
+                if name not in sorted_numbers:
+                    sorted_numbers[name] = self.values(name)
+                answer = self.rank(name, answer, sorted_numbers[name])
+            out.append((kind, name, seat, answer))
+        return tuple(sorted(out))
 
     def forget(self, m: Match) -> None:
         """Drop the answers the engine will not ask again: a trick's, once played; a value's,
@@ -123,7 +157,7 @@ class AbstractDeal:
         spoken = {(contests[c.contest].value, s) for s in c.order[:c.index]} if c is not None else set()
         for fact in list(self.chosen):
             kind, name, seat = fact
-            if kind == "trick" or (kind == "value" and (name not in active or (name, seat) in spoken)) or (
+            if kind == "trick" or (kind in ("value", "top") and (name not in active or (name, seat) in spoken)) or (
                     kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))):
                 del self.chosen[fact]
 
@@ -138,6 +172,10 @@ class AbstractDeal:
             return f"seat {seat} {'holds' if answer else 'does not hold'} {name}"
         if kind == "annul":
             return f"seat {seat}'s hand {'is' if answer else 'is not'} a {name}"
+        if kind == "top":
+            if len(answer) == 1:
+                return f"seat {answer[0]}'s {name} is the best"
+            return f"seats {' and '.join(map(str, answer))} tie for the best {name}"
         others = [(s, a) for (k, n, s), a in self.chosen.items() if k == "value" and n == name and s != seat]
         relation = [f"{'above' if answer > a else 'below' if answer < a else 'equal to'} seat {s}'s"
                     for s, a in others]
@@ -155,6 +193,18 @@ def trick_choices(game: Game, shown: Sequence[int]) -> list[list[int]]:
         if other is not None:
             ties.append([s, other])
     return wins + (ties if game.after_tie == "first_best" else ties[:1])
+
+
+def top_choices(game: Game, holders: Sequence[int]) -> list[list[int]]:
+    """Each holder's value best alone, and each tie across teams (a tie within a team goes
+    to it whatever the rule, as one seat's best would)."""
+    team = game.team_of
+    ties = [[s, t] for i, s in enumerate(holders) for t in holders[i + 1:] if team[s] != team[t]]
+    return [[s] for s in holders] + ties
+
+
+def _mask(seats: Sequence[int]) -> int:
+    return sum(1 << s for s in seats)
 
 
 def value_choices(numbers: Sequence[int]) -> list[int]:
@@ -191,10 +241,8 @@ class Realizing:
             raise Mismatch(str(fact))
 
     def trick_top(self, m: Match, shown: list[int]) -> list[int]:
-        strength = m.strength
         played = {s: c for s, c, _ in m.trick}
-        best = max(strength[played[s]] for s in shown)
-        top = [s for s in shown if strength[played[s]] == best]
+        top = strongest(m, [(s, played[s]) for s in shown])
         fact: Fact = ("trick", "", m.trick_no)
         self.asked.add(fact)
         wanted = self.wanted.get(fact)
@@ -219,6 +267,17 @@ class Realizing:
                         _sign(number - theirs) != _sign(self.wanted[fact] - self.wanted[other]):
                     raise Mismatch(str(fact))
         return number
+
+    def value_top(self, m: Match, value: str, seats: list[int]) -> list[int]:
+        table = self.game.values[value]
+        held = [s for s in seats if self.holds(m, value, s)]
+        numbers = {s: table(m.dealt[s], m.turned) for s in held}
+        best = max((n for n in numbers.values() if n is not None), default=None)
+        top = [s for s in held if numbers[s] == best] or list(seats)
+        team = self.game.team_of
+        one_team = [top[0]] if len({team[s] for s in top}) == 1 else top     # as top_choices offers it
+        self._check(("top", value, _mask(seats)), one_team)
+        return top
 
     def annuls(self, m: Match, name: str, seat: int) -> bool:
         index = next(k for k, a in enumerate(self.game.annulments) if a[0] == name)

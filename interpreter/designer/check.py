@@ -382,15 +382,21 @@ def _check_payoffs(game: Game, combo: Combo, found: _Collector) -> bool:
 
 
 def _ladder_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) -> None:
+    """Each call raises the hand's worth, and declining pays less than accepting would. A
+    finding measured against the unraised hand names the base stake as related, so that a
+    variant that only raised the base is told so at its own line."""
     before, name = table.base, "an unraised hand"
+    base: tuple[tuple[str | int, ...], ...] = (("stakes", "base"),)
     for step in table.ladder:
         if step.accepted <= before:
             found.add(_at(step.worth.span, step.source, f"the ladder does not rise: {step.call} makes the hand "
-                                                        f"worth {step.accepted}, no more than {name} ({before})"),
+                                                        f"worth {step.accepted}, no more than {name} ({before})",
+                          related=base if before == table.base else ()),
                       PAYOFF, combo)
         if step.declined > step.accepted:
             found.add(_at(step.declined_rule.span, step.source, f"declining {step.call} pays {step.declined}, "
-                                                                f"more than accepting it would ({step.accepted})"),
+                                                                f"more than accepting it would ({step.accepted})",
+                          related=base if step.declined == table.base else ()),
                       PAYOFF, combo)
         before, name = step.accepted, step.call
 
@@ -428,8 +434,9 @@ def _chain_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) ->
         found.add(_at(span, None, f"{first} {what}{more}", severity), PAYOFF, combo, witness)
 
 
-def _at(span: Span, source: str | None, message: str, severity: Severity = "error") -> Diagnostic:
-    return Diagnostic(severity, span.loc, span.path, message, source)
+def _at(span: Span, source: str | None, message: str, severity: Severity = "error",
+        related: tuple[tuple[str | int, ...], ...] = ()) -> Diagnostic:
+    return Diagnostic(severity, span.loc, span.path, message, source, related=related)
 
 
 def _violation(v: Violation, severity: Severity = "error") -> Diagnostic:

@@ -37,7 +37,7 @@ MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
 MAX_VISITS = 5 * MAX_STATES
 """States visited (hands ended included) per sample deal's walk before it stops too."""
-ABSTRACT_STATES = 10_000
+ABSTRACT_STATES = 20_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
 report says so): at six players with every declaration on, every deal is too many to walk."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
@@ -48,7 +48,8 @@ SEARCH = 400
 """Random deals tried at most when looking for one that runs to the last trick and one
 whose first trick ties (the sample deals of payoffs and examples)."""
 
-_SKIP = frozenset({"game", "strength", "rng", "events", "script", "seed", "history", "dealt", "hand_number", "turned"})
+_SKIP = frozenset({"game", "strength", "rng", "events", "shows", "script", "seed", "history", "dealt", "hand_number",
+                   "turned"})
 SCORE_NAMES = frozenset({"score_us", "score_them", "max_score", "min_score", "leader", "trailer",
                           "winner_score", "loser_score"})
 

@@ -21,6 +21,7 @@ from interpreter.engine.rules import (
     may_declare,
     next_opponent,
     value,
+    value_top,
 )
 from interpreter.engine.scoring import record_call, score
 
@@ -125,7 +126,8 @@ def comparing(m: Match, r: Rules, cont: CompiledContest, accepted: bool = False)
 
 
 def best(m: Match, r: Rules, cont: CompiledContest, seats: Iterable[int]) -> int | None:
-    return leader(m, r, cont, [(s, value(m, r, cont, s)) for s in seats])[0]
+    """The seat whose value wins among `seats`, under the contest's tie rule."""
+    return leader(m, r, cont, [(s, 0) for s in value_top(m, r, cont, list(seats))])[0]
 
 
 def start_count(m: Match, r: Rules, cont: CompiledContest) -> None:

@@ -213,6 +213,11 @@ def trick_top(m: Match, shown: list[tuple[int, int]]) -> list[int]:
     """The seats whose shown cards tie for the best, in the order played."""
     if m.facts is not None:
         return m.facts.trick_top(m, [s for s, _ in shown])
+    return strongest(m, shown)
+
+
+def strongest(m: Match, shown: list[tuple[int, int]]) -> list[int]:
+    """The seats whose cards, of the (seat, card) pairs shown, tie for the strongest."""
     strength = m.strength
     best = max(strength[c] for _, c in shown)
     return [s for s, c in shown if strength[c] == best]
@@ -242,6 +247,15 @@ def may_answer(m: Match, r: Rules, seat: int) -> bool:
 def value(m: Match, r: Rules, cont: CompiledContest, seat: int) -> int:
     v = m.facts.value(m, cont.value, seat) if m.facts is not None else r.values[cont.value](m.dealt[seat], m.turned)
     return -1 if v is None else v
+
+
+def value_top(m: Match, r: Rules, cont: CompiledContest, seats: list[int]) -> list[int]:
+    """The seats of `seats` whose values for `cont` tie for the best, in the order given."""
+    if m.facts is not None:
+        return m.facts.value_top(m, cont.value, seats)
+    values = [value(m, r, cont, s) for s in seats]
+    top = max(values, default=-1)
+    return [s for s, v in zip(seats, values, strict=True) if v == top]
 
 
 def leader(m: Match, r: Rules, cont: CompiledContest,

@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from interpreter.designer import explore as walk
-from interpreter.designer.abstract import AbstractDeal, Undecided, concretize, trick_choices, value_choices
+from interpreter.designer.abstract import (
+    AbstractDeal,
+    Undecided,
+    concretize,
+    top_choices,
+    trick_choices,
+    value_choices,
+)
 from interpreter.designer.check import diagnose, write_cases
 from interpreter.designer.explore import Exploration, Sample, explore
 from interpreter.designer.replay import replay
@@ -141,3 +148,55 @@ def test_results_sequence_ties_are_reached() -> None:
     with watching() as seen:
         explore(game)
     assert any(st.results[:1] == [TIE] for st in seen)
+
+
+def _accepted_envido(game: Any) -> tuple[State, Undecided]:
+    """An abstract hand where nobody holds a flor and the mano's envido is accepted: the
+    question the engine then asks."""
+    st = game.new_match(seed=0, deals=[walk.sample_deals(game)[0].deal])
+    st.facts = AbstractDeal(game)
+    for action, seat in (("envido", st.mano), ("accept", None)):
+        while True:
+            tried = walk.fork(st)                   # an action the cards interrupt is redone whole
+            try:
+                tried.apply(action, seat=seat)
+                st = tried
+                break
+            except Undecided as q:
+                if q.fact[0] != "holds":
+                    return st, q
+                st.facts.decide(q.fact, False)
+                st._legal = None
+    raise AssertionError("the envido was settled without asking the cards")
+
+
+def test_a_comparison_is_one_question_whatever_the_table() -> None:
+    """uruguayo at four: 'the values are said from the mano ... equal values go to the one
+    nearer the mano' (procedure automatic). Accepting asks once who is best — each seat alone,
+    or a tie across teams — instead of each seat's value in turn (105 orderings at four)."""
+    game = load_game("uruguayo", players=4)
+    st, q = _accepted_envido(game)
+    assert q.fact[0] == "top" and q.fact[1] == "envido"
+    assert q.choices == tuple(top_choices(game, [0, 1, 2, 3]))
+    assert top_choices(game, [0, 1, 2, 3]) == [[0], [1], [2], [3], [0, 1], [0, 3], [1, 2], [2, 3]]
+    for answer in q.choices:
+        child = walk._decided(st, q, answer)
+        child.apply("accept")
+        won = [e for e in child.events if e["type"] == "contest_won"]
+        nearest = min(answer, key=lambda s: (s - st.mano) % 4)
+        assert won and won[-1]["seat"] == nearest                     # tie: nearer the mano
+
+
+def test_a_comparison_answered_is_realized_by_cards() -> None:
+    """The path's choice 'seat 3's envido is the best' replays on a deal where it is."""
+    game = load_game("uruguayo", players=4)
+    st, q = _accepted_envido(game)
+    root = walk.sample_deals(game)[0].deal
+    holds = [("fact", (f, a)) for f, a in st.facts.chosen.items()]
+    path = [("act", f"{st.mano} envido"), *holds, ("act", f"{(st.mano + 1) % 4} accept"), ("fact", (q.fact, [3]))]
+    found = concretize(game, root, path)
+    assert found is not None
+    deal, _ = found
+    envido = [game.values["envido"](tuple(game.cards.index[c] for c in h), game.cards.index[deal.turned])
+              for h in deal.hands]
+    assert envido[3] == max(envido) and envido.count(envido[3]) == 1

@@ -46,3 +46,15 @@ def test_a_finding_on_line_100_prints_its_line_number(tmp_path: Path, capsys: py
     path.write_text("extends: teg\n" + "#\n" * 97 + "fold:\n  pays: \"played\"\n", encoding="utf-8")
     assert main(["check", str(path)]) == 1
     assert f"{path}:100:10 at $.fold.pays: expected a number" in capsys.readouterr().out
+
+
+def test_a_raised_base_stake_is_blamed_where_it_is_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A variant that only raises the unraised hand's worth breaks the base's ladder ('Truco |
+    2 puntos | 1 punto'): both findings are read at its `stakes.base`, not at `extends:`."""
+    path = tmp_path / "huge.yaml"
+    path.write_text("extends: teg\nstakes:\n  base: 1000000\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:3:9 at $.stakes.base: the ladder does not rise" in out
+    assert f"{path}:3:9 at $.stakes.base: declining truco pays 1000000" in out
+    assert "$.extends" not in out
