@@ -444,7 +444,7 @@ function who(seat) {
   return `Seat ${seat}${partner ? " (partner)" : ""}`;
 }
 
-// A hand only some seats play (a schedule's format, the pico a pico's one against one): who
+// A hand only some seats play (a schedule's format, one seat against the seat facing it): who
 // faces whom, and whether this seat sits it out; "" for a hand of the whole table.
 function duel(hand, playing) {
   if (!playing.length || playing.length >= board.game.players) return "";
