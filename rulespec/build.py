@@ -467,7 +467,8 @@ class Builder:
                 self.error(fp + ("seats",), f"at {table.players} players a seat does not face an opponent: "
                                             "facing pairs need the seat across the table on the other team")
             formats.append(HandFormat(str(node.get("name", seats)), seats, self.cited(fp), self.span(fp)))
-        return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p), self.span(p))
+        return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p), self.span(p),
+                        str(self.get(p + ("check",), "round")))
 
     def match(self) -> Match:
         p: Path = ("match",)

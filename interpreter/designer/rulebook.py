@@ -670,6 +670,8 @@ def _schedule(book: Book) -> Iterator[Block]:
     formats = t("list.semi").join(t("schedule.all" if f.seats == "all" else "schedule.facing", name=said(f.name))
                                   for f in sched.formats)
     yield Para(t("schedule.line", cond=book.cond(sched.when), formats=formats))
+    if sched.check == "hand":
+        yield Para(t("schedule.stops"))
     yield Para(t("schedule.teams"))
     yield from book.cite(sched.cited)
 

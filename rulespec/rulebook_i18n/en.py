@@ -274,6 +274,8 @@ MESSAGES.update({
     "schedule.all": "**{name}**, one hand for the whole table",
     "schedule.facing": "**{name}**, one hand for each pair of players facing each other across the table, one "
                        "against one, each with its own calls, in turn from the player after the dealer",
+    "schedule.stops": "The condition is checked before every hand too: as soon as it fails, the round stops and "
+                      "its other hands are not dealt.",
     "schedule.teams": "The teams do not change: the points a player wins in a hand one against one go to its team. "
                       "The deal passes after every hand, and the mano is the first of the hand's players after the "
                       "dealer; the others do not play it.",

@@ -261,6 +261,8 @@ MESSAGES = {
     "schedule.all": "**{name}**, una mano para toda la mesa",
     "schedule.facing": "**{name}**, una mano para cada par de jugadores sentados frente a frente, uno contra uno, "
                        "cada una con sus propios cantos, por turno desde el jugador que sigue al que da",
+    "schedule.stops": "La condición se mira también antes de cada mano: en cuanto deja de cumplirse, la ronda "
+                      "se corta y sus otras manos no se dan.",
     "schedule.teams": "Los equipos no cambian: los tantos que un jugador gana en una mano uno contra uno son de su "
                       "equipo. Las cartas pasan después de cada mano, y es mano el primero de los jugadores de la "
                       "mano después del que da; los demás no la juegan.",

@@ -259,6 +259,8 @@ MESSAGES = {
     "schedule.all": "**{name}**, une donne pour toute la table",
     "schedule.facing": "**{name}**, une donne pour chaque paire de joueurs assis face à face, un contre un, chacune "
                        "avec ses propres annonces, à tour de rôle depuis le joueur qui suit le donneur",
+    "schedule.stops": "La condition est vérifiée aussi avant chaque donne : dès qu'elle cesse d'être vraie, le "
+                      "tour s'arrête et ses autres donnes ne sont pas distribuées.",
     "schedule.teams": "Les équipes ne changent pas : les points qu'un joueur gagne dans une donne un contre un vont à "
                       "son équipe. La donne passe après chaque main, et la mano est le premier des joueurs de la "
                       "donne après le donneur ; les autres ne la jouent pas.",

@@ -257,6 +257,8 @@ MESSAGES = {
     "schedule.all": "**{name}**, uma mão para a mesa toda",
     "schedule.facing": "**{name}**, uma mão para cada par de jogadores sentados frente a frente, um contra um, cada "
                        "uma com os seus próprios pedidos, por turno a partir do jogador depois de quem dá",
+    "schedule.stops": "A condição é conferida também antes de cada mão: assim que deixa de valer, a rodada "
+                      "para e as suas outras mãos não são dadas.",
     "schedule.teams": "As equipes não mudam: os pontos que um jogador ganha numa mão um contra um vão para a sua "
                       "equipe. As cartas passam depois de cada mão, e é mão o primeiro dos jogadores da mão depois "
                       "de quem dá; os outros não a jogam.",
