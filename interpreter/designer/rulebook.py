@@ -308,7 +308,7 @@ class Book:
         elif verb == "cover":
             what = self.t("example.covers", card=words[1])
         elif verb in ("accept", "decline", "fold", "announce", "good"):
-            what = self.t(f"verb.{verb}")
+            what = self.labels("calls").get(verb) or self.t(f"verb.{verb}")
         else:
             what = " ".join([self.call_words(words[0]), *(said(w) for w in words[1:])])
         return self.t("example.step", seat=seat, what=what)

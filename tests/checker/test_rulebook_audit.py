@@ -185,3 +185,24 @@ def test_signs_without_gestures_in_the_book_language() -> None:
     english = article(render(load_game("teg"), language="en"), "Signs")
     assert "Signs (sena) to one's partners: ancho espada, ancho basto, siete espada, siete oro." in english
     assert "morderse" not in english.split("> Source:")[0]
+
+
+def test_any_spec_display_words_name_its_calls(tmp_path) -> None:
+    """Generic: a house variant of teg that gives its own Spanish words for calls and verbs
+    (`display: es: calls`) reads with them in its Spanish rulebook — call lines, payoff tables,
+    worked examples and the count's concession — and its glossary gives teg's names beside them."""
+    spec = tmp_path / "casa.yaml"
+    spec.write_text("name: casa\nextends: teg\ndisplay:\n  es:\n    calls:\n"
+                    "      falta_envido: la falta\n      real_envido: el real\n      good: están buenas\n"
+                    "      accept: quiero nomás\n", encoding="utf-8")
+    book = render(load_game(str(spec)))
+    envido = article(book, "Envido: los cantos y lo que pagan")
+    assert "**la falta** (vale" in envido and "**el real** (vale" in envido
+    assert "| envido, el real, la falta |" in envido
+    assert "«están buenas»" in envido
+    assert "quiero nomás" in envido                          # a worked example's accept
+    rules = re.sub(r"^(> Fuente:|_Nota:_).*$", "", envido, flags=re.M)     # teg's own quotes and notes
+    assert "falta envido" not in rules and "real envido" not in rules
+    glossary = article(book, "Glosario de los cantos")
+    assert "| la falta | un canto de envido | falta envido |" in glossary
+    assert "| quiero nomás |" in glossary
