@@ -30,7 +30,7 @@ from rulespec.yamlload import Located, load_yaml
 
 from interpreter.designer.lsp import refs
 from interpreter.designer.lsp.analysis import ENGINE_ERRORS, Analysis, value_at, word_at
-from interpreter.designer.lsp.context import Context, context_at, flow_start
+from interpreter.designer.lsp.context import Context, context_at
 
 PROSE_KEYS = ("source", "note", "doc", "title")
 ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
@@ -161,11 +161,22 @@ def card_place(a: Analysis, ctx: Context) -> str | None:
     if isinstance(node, dict) and node.get("$ref") == CARD_VALUE:
         return "ranks"
     if path[:1] == ("options",) and len(path) == 3 and path[2] == "values" and ctx.in_list:
-        values = [str(v) for v in (options_of(a).get(path[1]) or {}).get("values") or []]
-        deck = set(cards_of(a)) | set(ranks_of(a))
-        if values and all(v in deck for v in values):
-            return "cards"
+        return "cards" if _card_valued(a, str(path[1]), ctx.text.strip("\"'")) else None
     return None
+
+
+def _card_valued(a: Analysis, option: str, typing: str) -> bool:
+    """Whether an option's values may be cards: every value known of it but the one being typed
+    (its values and default, in this file and its base) is a card or a rank of the deck. An
+    option with no value known yet may be one, so its first value completes the deck too."""
+    known: list[Any] = []
+    for data in (_data(a), a.base.data if a.base is not None else None):
+        node = value_at(data, ("options", option))
+        if isinstance(node, dict):
+            known += [v for v in node.get("values") or [] if v is not None]
+            known += [node["default"]] if node.get("default") is not None else []
+    deck = set(cards_of(a)) | set(ranks_of(a))
+    return all(str(v) in deck for v in known if str(v) != typing)
 
 
 def declarations(a: Analysis, word: str) -> list[tuple]:
@@ -197,7 +208,8 @@ def _item(label: str, kind: lsp.CompletionItemKind, detail: str = "", doc: str =
 
 def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
     if a.case:
-        return list(_case(a, line, char))
+        from interpreter.designer.lsp import cases  # it completes from this module's helpers
+        return list(cases.completion(a, line, char))
     ctx = context_at(a.text, line, char)
     if ctx.key is None:
         return list(_keys(a, ctx))
@@ -220,6 +232,9 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
                 seen.add(key)
                 yield _item(key, lsp.CompletionItemKind.Property, _docs(sub).split(" — ")[0], _docs(sub),
                             f"{key}: ")
+    if ctx.path == () and not present:         # an empty file may also begin a case file
+        yield _item("spec", lsp.CompletionItemKind.Module, "a conformance case file: the spec its cases are about",
+                    "Begins a conformance case file (docs/conformance.md), not a spec.", "spec: ")
     entries: list[str] = []                     # entries of the base the file may override
     for data in (_data(a), a.base.data if a.base is not None else None):
         found = value_at(data, ctx.path)        # (a key just typed, still empty, removes the base's)
@@ -228,27 +243,6 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
         for key in dict.fromkeys(entries):
             if key not in present and key not in seen:
                 yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
-
-
-_CARD_ARGUMENT = re.compile(r"\b(?:play|cover)\s+\w*$")
-_ACTION = re.compile(r"^\s*-\s+(?:\{\s*reject:\s*|reject:\s*)?\d+\s+\w*$")
-_DEALT = re.compile(r"\b(?:hands|vira)\s*:[^:]*$")
-
-
-def _case(a: Analysis, line: int, char: int) -> Iterator[lsp.CompletionItem]:
-    """In a conformance case file: the spec's cards where a hand, a vira or a played card is
-    written, its verbs and calls where an action names one."""
-    lines = a.text.split("\n")
-    before = lines[line][:char] if line < len(lines) else ""
-    ctx = context_at(a.text, line, char)
-    joined = flow_start(lines + [""], line, char)[1]
-    if _CARD_ARGUMENT.search(before) or ctx.key in ("hands", "vira") or _DEALT.search(joined):
-        yield from _deck(a, "cards_only")
-    elif _ACTION.search(before):
-        game = _game(a)
-        verbs = sorted(game.verbs) + list(game.aliases) if game is not None else []
-        for verb in dict.fromkeys(verbs + list(calls_of(a))):
-            yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb or call of the spec")
 
 
 def _deck(a: Analysis, place: str) -> Iterator[lsp.CompletionItem]:
