@@ -10,9 +10,9 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from rulespec.load import bundled_dir
-from interpreter.designer.replay import CASE_KEYS, FACTS
-
 from tests.designer_lsp.editor import ROOT, Editor, session
+
+from interpreter.designer.replay import CASE_KEYS, FACTS
 
 PAULISTA = bundled_dir() / "paulista.yaml"
 REGLAMENTO = bundled_dir() / "reglamento.yaml"

@@ -5,6 +5,7 @@ the server only routes requests here, so the tests may call them directly too.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -24,13 +25,14 @@ from rulespec.vocabulary import (
     SCOPE_WORDS,
     SITE_SCOPES,
     SITE_WORDS,
+    Type,
     site_of,
 )
 from rulespec.yamlload import Located, load_yaml
 
 from interpreter.designer.lsp import refs
 from interpreter.designer.lsp.analysis import ENGINE_ERRORS, Analysis, value_at, word_at
-from interpreter.designer.lsp.context import Context, context_at
+from interpreter.designer.lsp.context import KEY, Context, context_at
 
 PROSE_KEYS = ("source", "note", "doc", "title")
 ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
@@ -293,9 +295,19 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
             yield _item(json.dumps(v) if isinstance(v, bool) else str(v), lsp.CompletionItemKind.EnumMember,
                         f"a value of {ctx.path[1]}")
         return
-    if ctx.path == ("verbs",):
+    if ctx.path == ("verbs",):          # an alias stands for a verb, a call, an annulment or the signal verb
         for verb in COMMON_VERBS + CARD_VERBS:
             yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb")
+        data = _data(a)
+        for call in calls_of(a):
+            if call not in PROSE_KEYS:
+                yield _item(call, lsp.CompletionItemKind.Function, "a call")
+        for name in data.get("annul") or {}:
+            if name not in PROSE_KEYS:
+                yield _item(name, lsp.CompletionItemKind.Function, "an annulment")
+        signals = data.get("signals")
+        if isinstance(signals, dict):
+            yield _item(str(signals.get("verb", "signal")), lsp.CompletionItemKind.Function, "the signal verb")
         return
     node = schema_at(path)
     if node is not None:
@@ -342,6 +354,9 @@ def _formula(a: Analysis, site: Any, text: str) -> Iterator[lsp.CompletionItem]:
             yield _item(name, lsp.CompletionItemKind.Function, f"({args}) -> {f.result.value} — {f.scope.value}",
                         f.doc, f"{name}(")
     yield _item("options", lsp.CompletionItemKind.Module, "options.NAME: a table option's value", insert="options.")
+    if site.type == Type.CONDITION:         # `blind: true`: a condition may be a constant
+        for word, holds in (("true", "always"), ("false", "never")):
+            yield _item(word, lsp.CompletionItemKind.Keyword, f"a condition that {holds} holds")
 
 
 # -- hover ----------------------------------------------------------------------------------
@@ -376,6 +391,11 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
             parts.append(f"**{word}**({args}) -> {f.result.value}, {f.scope.value}\n\n{f.doc}")
         if site is not None and not parts:
             parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
+        key = KEY.match(lines[line])
+        if key is not None and key.start("key") == start and ctx.key == word and not a.case and not any(
+                p.startswith(("**option", "**call")) for p in parts):     # a key: what the schema says of it
+            docs = _docs(schema_at(ctx.value_path) or {})
+            parts += [f"**{word}**: {docs}"] if docs else []
         if word in cards_of(a):
             parts += _hover_card(a, word)
         elif word in ranks_of(a) and card_place(a, context_at(a.text, line, start)) in ("cards", "ranks"):
@@ -409,11 +429,12 @@ def _hover_call(a: Analysis, word: str) -> list[str]:
     path = calls_of(a)[word]
     where = "the stake" if path[0] == "stakes" else f"contest {path[1]}"
     out = [f"**call {word}** of {where}"]
+    node = value_at(_data(a), path)
+    if isinstance(node, dict) and node.get("worth") is not None:
+        out.append(f"worth: `{node['worth']}`")
     table = _payoffs(a)
     if table is None:
-        node = value_at(_data(a), path) or {}
-        out.append(f"worth: `{node.get('worth')}`" if isinstance(node, dict) else "")
-        return ["\n\n".join(x for x in out if x)]
+        return ["\n\n".join(out)]
     from interpreter.designer.payoffs import show
     for step in table.ladder:
         if step.call == word:
@@ -596,7 +617,16 @@ def _tree_of(path: Path, text: str) -> Located | None:
 
 # -- code actions ---------------------------------------------------------------------------
 
-_MEANT = re.compile(r"'([^']+)'[^']*\(did you mean '([^']+)'\?\)")
+_MEANT = re.compile(r"\(did you mean '([^']+)'\?\)")
+_QUOTED = re.compile(r"'([^']+)'")
+
+
+def _misspelt(message: str, right: str, line: str) -> str | None:
+    """The word a "did you mean" finding is about: of the words it quotes before the hint and
+    the line writes, the one nearest the hint ('flr' in "'flr' is not a call of contest 'flor'")."""
+    words = [w for w in _QUOTED.findall(message[:message.find("(did you mean")])
+             if w != right and re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line)]
+    return max(words, key=lambda w: difflib.SequenceMatcher(None, w, right).ratio(), default=None)
 
 
 def code_actions(a: Analysis, uri: str, rng: lsp.Range,
@@ -605,9 +635,10 @@ def code_actions(a: Analysis, uri: str, rng: lsp.Range,
     lines = a.text.split("\n")
     for d in diagnostics:
         m = _MEANT.search(d.message)
-        if m and d.range.start.line < len(lines):
-            wrong, right = m.groups()
-            n = d.range.start.line
+        n = d.range.start.line
+        right = m.group(1) if m else ""
+        wrong = _misspelt(d.message, right, lines[n]) if m and n < len(lines) else None
+        if wrong is not None:
             hits = list(re.finditer(rf"(?<!\w){re.escape(wrong)}(?!\w)", lines[n]))
             if hits:
                 hit = min(hits, key=lambda h: abs(h.start() - d.range.start.character))
