@@ -69,7 +69,8 @@ def test_a_house_variant_from_an_empty_file_by_completion_alone(tmp_path):
 
 
 # A table of four that plays with flor: each step here found a gap the server had (a condition
-# written `true`, an alias for an annulment, a misspelt call in `after:`), each now covered.
+# written `true`, an alias for an annulment, a misspelt call in `after:`, two señas of one
+# name), each now covered.
 FLOR_STEPS = [
     "=extends", "=teg", "\n", "=name", "casa\n",
     "=options", "\n  ", "=players", "\n    ", "=default", "=4", "\n  ", "=flor", "\n    ", "=default", "=true", "\n",
@@ -114,6 +115,9 @@ def test_a_table_of_four_with_flor_from_an_empty_file(tmp_path):
             e.doc(house), d.range, lsp.CodeActionContext([d])))
         [edit] = next(a for a in actions if a.title == "Change 'flr' to 'flor'").edit.changes[house.resolve().as_uri()]
         assert await e.change(house, "[flr]", "[flor]") == [] and edit.new_text == "flor"
+        [d] = await e.change(house, "[ancho, siete]", "[ancho, ancho]")          # two señas of one name
+        assert d.code == "schema" and "items must not repeat" in d.message
+        assert await e.change(house, "[ancho, ancho]", "[ancho, siete]") == []
         return e.texts[house.resolve().as_uri()]
 
     text = session(body, timeout=600)
