@@ -109,9 +109,10 @@ cases:
 
 def test_a_case_file_completes_the_names_of_its_spec_where_the_format_takes_them(tmp_path):
     case = tmp_path / "case.yaml"
+    case.write_text(CASE, encoding="utf-8")
 
     async def body(e: Editor) -> None:
-        await e.open(case, CASE)
+        await e.open(case)
         options = await _offered(e, case, "{players: 4, ")
         assert {"flor", "maldon", "target"} <= set(options) and "players" not in options
         assert await _offered(e, case, "{flor: ") == ["false", "true"]
@@ -132,6 +133,10 @@ def test_a_case_file_completes_the_names_of_its_spec_where_the_format_takes_them
         assert await _offered(e, case, "reject: ") == ["0", "1", "2", "3"]
         keys = await _offered(e, case, "dealer: \n    ")
         assert "mid_hand" in keys and "dealer" not in keys and "actions" not in keys
+
+        (tmp_path / "casa.yaml").write_text("extends: teg\nname: casa\n", encoding="utf-8")
+        assert {"teg", "casa.yaml"} <= set(await _offered(e, case, "spec: "))      # a house variant beside it
+        assert "case.yaml" not in await _offered(e, case, "spec: ")                  # a case file is no spec
 
         begun = tmp_path / "begun.yaml"          # a deal begun: reported, not a crash of the replay
         [d] = await e.open(begun, "spec: teg\ncases:\n  - name: x\n    deals:\n      - ")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -40,6 +41,7 @@ LEGAL = ("legal", "legal_includes", "legal_excludes")
 _CARDS = re.compile(r"\b(?:hands|vira|hand|beats|ties)\s*:[^:]*$")
 _CARD_ARGUMENT = re.compile(r"^(?:\d+\s+)?(?:play|cover)\s+\S*$")
 _VERB = re.compile(r"^\d+\s+\w*$")
+_CASE_FILE = re.compile(r"^spec\s*:", re.MULTILINE)
 _STEP = re.compile(r"^\s*-\s+(?:\{\s*)?(?:reject:\s*)?[\"']?(\d+\s[^,{}]*)$")
 
 
@@ -110,6 +112,8 @@ def _values(a: Analysis, ctx: Context, lines: list[str], line: int, before: str)
     elif ctx.path == () and key == "spec":
         for name in bundled_names():
             yield _item(name, lsp.CompletionItemKind.Module, "a bundled spec")
+        for path in _specs_beside(a.path):
+            yield _item(path.name, lsp.CompletionItemKind.File, "a spec file beside this one")
     elif key == "dealer" or key == "to_act":
         yield from _seats(a, line, "")
         if key == "to_act":
@@ -140,6 +144,20 @@ def _values(a: Analysis, ctx: Context, lines: list[str], line: int, before: str)
             for step in ("expect", "reject"):
                 yield _item(step, lsp.CompletionItemKind.Property, "a step", insert=f"{step}: ")
         yield from _action(a, text, seat=True)
+
+
+def _specs_beside(path: Path) -> list[Path]:
+    """The spec files in the case file's folder (a house variant's cases are written beside it);
+    case files, which begin with `spec:`, left out."""
+    out = []
+    for other in sorted(path.parent.glob("*.yaml")):
+        try:
+            head = other.read_text(encoding="utf-8")[:4000]
+        except (OSError, UnicodeDecodeError):     # an unreadable file is no spec to offer
+            continue
+        if other != path and not _CASE_FILE.search(head):
+            out.append(other)
+    return out
 
 
 def _action(a: Analysis, text: str, seat: bool) -> Iterator[lsp.CompletionItem]:
