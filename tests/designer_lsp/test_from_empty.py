@@ -69,8 +69,8 @@ def test_a_house_variant_from_an_empty_file_by_completion_alone(tmp_path):
 
 
 # A table of four that plays with flor: each step here found a gap the server had (a condition
-# written `true`, an alias for an annulment, a misspelt call in `after:`, two señas of one
-# name), each now covered.
+# written `true`, an alias for an annulment, the base's contests and calls under a `when`'s
+# `set`, a misspelt call in `after:`, two señas of one name), each now covered.
 FLOR_STEPS = [
     "=extends", "=teg", "\n", "=name", "casa\n",
     "=options", "\n  ", "=players", "\n    ", "=default", "=4", "\n  ", "=flor", "\n    ", "=default", "=true", "\n",
@@ -78,6 +78,8 @@ FLOR_STEPS = [
     "=signals", "\n  ", "=verb", "sena\n  ", "=to", "=partners", "\n  ", "=names", "[ancho, siete]\n",
     "=when", "\n  mesa_de_seis:\n    ", "=if", "\"", "=options", "=players", " == ", "=6", "\"\n    ",
     "=set", "\n      ", "=signals", "\n        ", "=to", "=table", "\n",
+    "      ", "=contests", "\n        ", "=flor", "\n          ", "=calls", "\n            ",   # the base's, under set
+    "=contraflor", " {", "=worth", "8}\n",                  # at six, the contraflor is worth 8
     "=special_hands", "\n  ", "pica:\n    ", "=if", "\"", "=min_score", " >= 25\"\n    ", "=blind", "=true", "\n",
     "=annul", "\n  ", "quemada:\n    ", "=holds", "\"", "=figures", " == 3\"\n    ", "=enabled", "=true", "\n",
     "=verbs", "\n  me_quemo: ", "=quemada", "\n",

@@ -239,8 +239,9 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
                     "Begins a conformance case file (docs/conformance.md), not a spec.", "spec: ")
     entries: list[str] = []                     # entries of the base the file may override
     for data in (_data(a), a.base.data if a.base is not None else None):
-        found = value_at(data, ctx.path)        # (a key just typed, still empty, removes the base's)
-        entries += list(found) if isinstance(found, dict) else []
+        for path in dict.fromkeys((ctx.path, _spec_path(ctx.path))):     # under a `when`'s set, the spec's
+            found = value_at(data, path)        # (a key just typed, still empty, removes the base's)
+            entries += list(found) if isinstance(found, dict) else []
     if entries:
         for key in dict.fromkeys(entries):
             if key not in present and key not in seen:
@@ -273,8 +274,9 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     if ctx.key == "after":
         names: list[str] = []
         for data in (_data(a), a.base.data if a.base else None, a.own.data if a.own else None):
-            found = value_at(data, ctx.path[:-1])
-            names += list(found) if isinstance(found, dict) else []
+            for calls in dict.fromkeys((ctx.path[:-1], _spec_path(ctx.path[:-1]))):
+                found = value_at(data, calls)
+                names += list(found) if isinstance(found, dict) else []
         for name in dict.fromkeys(names):
             if name not in PROSE_KEYS:
                 yield _item(name, lsp.CompletionItemKind.Function, "a call of this contest")
