@@ -6,6 +6,7 @@ every problem of a spec in one run.
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Callable
@@ -390,7 +391,9 @@ class Builder:
             for i, c in enumerate(calls):
                 for a in c.after:
                     if a not in written:
-                        self.error(p + ("calls", c.name, "after"), f"{a!r} is not a call of contest {name!r}")
+                        hint = difflib.get_close_matches(a, sorted(written), n=1, cutoff=0.6)
+                        self.error(p + ("calls", c.name, "after"), f"{a!r} is not a call of contest {name!r}"
+                                   + (f" (did you mean {hint[0]!r}?)" if hint else ""))
                 # a call switched off by the options cannot be answered
                 calls[i] = replace(c, after=tuple(a for a in c.after if a in names))
             up = p + ("unraised",)
@@ -467,7 +470,8 @@ class Builder:
                 self.error(fp + ("seats",), f"at {table.players} players a seat does not face an opponent: "
                                             "facing pairs need the seat across the table on the other team")
             formats.append(HandFormat(str(node.get("name", seats)), seats, self.cited(fp), self.span(fp)))
-        return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p), self.span(p))
+        return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p), self.span(p),
+                        str(self.get(p + ("check",), "round")))
 
     def match(self) -> Match:
         p: Path = ("match",)

@@ -288,12 +288,14 @@ class HandFormat:
 class Schedule:
     """Rounds of hands in set formats (three against three, then each seat against the one
     facing it), played while `when` holds as a round starts; the table's teams stay as they are
-    and every point goes to the team of the seat that won it."""
+    and every point goes to the team of the seat that won it. `check` "hand" asks `when` before
+    every hand too, and a round stops as soon as it fails."""
 
     when: Formula
     formats: tuple[HandFormat, ...]
     cited: Cited
     span: Span
+    check: str = "round"
 
 
 @dataclass(frozen=True)

@@ -193,3 +193,32 @@ def test_the_winning_envido_cards_are_printed_when_the_hand_is_over() -> None:
     board.state.apply("fold", 0)
     board.flush()
     assert "Seat 1 shows the envido 33: 7c 6c" in out.getvalue()
+
+
+def test_a_duel_of_the_pico_a_pico_says_who_faces_whom_and_who_sits_out() -> None:
+    """uruguayo at six players: a redondilla, then each seat against the seat facing it. The board
+    says which pair plays each duel and that the human sits out the others (only their moves are
+    printed, and the human is asked nothing then); in the human's own duel the panel names the
+    opponent facing him."""
+    round_ = (("7o", "6c", "4b"), ("3o", "5c", "12b"), ("2c", "6b", "11o"), ("1c", "4o", "10b"),
+              ("7c", "5b", "12o"), ("6o", "4c", "11c"))
+    deals = [Deal(round_, "1e"), Deal((("4o", "5o", "1b"), (), (), ("7c", "6c", "3b"), (), ()), "1e"),
+             Deal(((), ("2o", "5b", "6c"), (), (), ("7e", "3o", "4c"), ()), "1e")]
+    asked_in: list[list[int]] = []
+    board, out, _ = _board("uruguayo", human=1, answers=itertools.cycle([str(n) for n in range(1, 10)]),
+                           deals=deals, players=6)
+    ask = board.ask
+
+    def recording(prompt: str) -> str:
+        asked_in.append(list(board.state.seats))
+        return ask(prompt)
+    board.ask = recording
+    st = board.play(max_hands=3)
+    text = out.getvalue()
+    assert st.hand_number == 3 and st.seats == [1, 4]
+    first_duel, second_duel = text.split("— hand 2:")[1].split("— hand 3:")
+    assert "pico a pico: Seat 0 against Seat 3 (partner); you sit this hand out" in first_duel
+    assert "You:" not in first_duel and "Your hand" not in first_duel
+    assert "pico a pico: You against Seat 4" in second_duel
+    assert re.search(r"│ pico a pico: You against Seat 4 +│", second_duel)   # in the panel too
+    assert asked_in and all(1 in seats for seats in asked_in)

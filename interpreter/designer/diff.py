@@ -3,8 +3,10 @@
 Both specs are built (under their default options, or the options given to both) and
 described as facts in words — one per rule: a card order, a payoff formula, a trick
 pattern's result, an option — and the facts are compared. Formulas and conditions read as
-the rulebook writes them (rulespec/prose.py, in English), under the chosen
-options; `--code` adds the DSL text. Facts are compared on their DSL text too, so a change
+the rulebook writes them (rulespec/prose.py), under the chosen options, and every label
+and value comes from the rulebook's catalogs (rulespec/rulebook_i18n/): the diff reads in
+the first spec's `language:` (or `--lang`), like `truco rules`, and names calls by the
+spec's display words in that language; `--code` adds the DSL text. Facts are compared on their DSL text too, so a change
 the sentences do not show still shows (with its code). Then the payoff tables that
 payoffs.py computes by playing the calls are compared row by row, so a changed formula
 shows up as the points it changes.
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +25,10 @@ from rich.markup import escape
 from rulespec.ir import Formula, Spec
 from rulespec.load import open_spec
 from rulespec.prose import Prose
-from rulespec.rulebook_i18n import catalog
+from rulespec.rulebook_i18n import LANGUAGES, Catalog, catalog
 
 from interpreter.designer.payoffs import Payoffs, payoffs, show
-from interpreter.designer.rulebook import chain_words, effective, folded, outcome_words, said
+from interpreter.designer.rulebook import call_words, effective, folded, option_name, said, value_words
 from interpreter.engine.game import Game
 
 
@@ -44,127 +46,158 @@ def card_order(game: Game) -> str:
     return " > ".join(tiers)
 
 
-PROSE = Prose(catalog("en"), said)
+def _outcome(t: Catalog, pattern: Sequence[str], result: str) -> tuple[str, str]:
+    """A trick pattern (in the catalog's letters) and the result it gives."""
+    first: dict[str, int] = {}
+    for i, letter in enumerate(pattern):
+        first.setdefault(letter, i + 1)
+    shown = " ".join(t(f"tricks.letter.{p}") for p in pattern)
+    if result in ("A", "B"):
+        where = first.get(result)
+        letter = t(f"tricks.letter.{result}")
+        return shown, t("diff.result.team", team=letter, n=where) if where else letter
+    return shown, t(f"diff.result.{result}") if t.has(f"diff.result.{result}") else result
 
 
-def facts(game: Game, code: bool = False) -> dict[str, str]:
-    """Every rule of a compiled spec as `label → value`, in words; formulas and conditions as
-    the rulebook's sentences under the chosen options, followed by their DSL text with `code`."""
+def facts(game: Game, t: Catalog, code: bool = False, words: Callable[[str], str] | None = None) -> dict[str, str]:
+    """Every rule of a compiled spec as `label → value`, in the catalog's language; formulas
+    and conditions as the rulebook's sentences under the chosen options, followed by their
+    DSL text with `code`. Calls are named by `words` (default: the spec's display words in
+    that language)."""
     spec: Spec = game.spec
+    words = words or call_words(spec, t.language)
+    prose = Prose(t, words)
     out: dict[str, str] = {}
 
-    def written(words: str, f: Formula) -> str:
-        return f"{words} (code: {effective(f, spec)})" if code else words
+    def written(text: str, f: Formula) -> str:
+        return f"{text} (code: {effective(f, spec)})" if code else text
 
     def fx(f: Formula) -> str:
         """An amount (a formula)."""
-        return written(PROSE.amount(folded(f, spec)), f)
+        return written(t.contract(prose.amount(folded(f, spec))), f)
 
     def cx(f: Formula) -> str:
         """A clause (a condition)."""
-        return written(PROSE.cond(folded(f, spec)), f)
+        return written(t.contract(prose.cond(folded(f, spec))), f)
 
-    t = spec.table
-    out["players"] = str(t.players)
-    out["teams"] = str(t.teams)
-    out["the deal passes to"] = "the next seat" if t.dealer == "next" else "the previous seat"
-    out["a call is answered by"] = "any player of the asked team" if t.answer == "any_opponent" \
-        else "the next opponent"
+    def calls(names: Sequence[str]) -> str:
+        return t("list.sep").join(words(n) for n in names)
+
+    tb = spec.table
+    out[t("diff.players")] = str(tb.players)
+    out[t("diff.teams")] = str(tb.teams)
+    out[t("diff.dealer")] = t("diff.dealer.next" if tb.dealer == "next" else "diff.dealer.previous")
+    out[t("diff.answer")] = t("diff.answer.any" if tb.answer == "any_opponent" else "diff.answer.next")
     d = spec.deck
-    out["suits"] = ", ".join(d.suits)
-    out["ranks"] = ", ".join(d.ranks)
-    out["cards per hand"] = str(d.hand_size)
+    out[t("diff.suits")] = ", ".join(d.suits)
+    out[t("diff.ranks")] = ", ".join(d.ranks)
+    out[t("diff.hand_size")] = str(d.hand_size)
     for rank, points in d.points:
-        out[f"points of a {rank}"] = str(points)
-    out["figures"] = ", ".join(sorted(d.figures)) or "none"
-    out["card order"] = card_order(game)
+        out[t("diff.points", rank=rank)] = str(points)
+    out[t("diff.figures")] = ", ".join(sorted(d.figures)) or t("diff.none")
+    out[t("diff.order")] = card_order(game)
     if spec.trumps is not None:
         tr = spec.trumps
-        out["trumps"] = f"{tr.kind}: cycle {', '.join(tr.cycle)}; suits {' < '.join(tr.suit_order)}" \
-            if tr.kind == "next_rank" else f"{tr.kind}: {', '.join(tr.ranks)}"
+        out[t("diff.trumps")] = t("diff.trumps.next_rank", cycle=", ".join(tr.cycle), suits=" < ".join(tr.suit_order)) \
+            if tr.kind == "next_rank" else t("diff.trumps.same_suit", ranks=", ".join(tr.ranks))
     for v in spec.values:
-        out[f"hand value {v.name}"] = fx(v.formula)
-        out[f"hand value {v.name} is held when"] = cx(v.holds) if v.holds else "always"
+        out[t("diff.value", name=said(v.name))] = fx(v.formula)
+        out[t("diff.value.holds", name=said(v.name))] = cx(v.holds) if v.holds else t("cond.true")
     tr2 = spec.tricks
-    out["tricks per hand"] = str(tr2.count)
-    out["after a tied trick, the lead goes to"] = {"same_leader": "the seat that led it", "mano": "the mano"}.get(
-        tr2.after_tie, tr2.after_tie)
-    out["partners tying for the best card"] = "win the trick" if tr2.partners_tie == "team_wins" else "tie it"
-    out["a card may be covered when"] = cx(tr2.cover) if tr2.cover else "never"
+    out[t("diff.tricks")] = str(tr2.count)
+    out[t("diff.after_tie")] = t(f"diff.after_tie.{tr2.after_tie}")
+    out[t("diff.partners")] = t("diff.partners.team" if tr2.partners_tie == "team_wins" else "diff.partners.tie")
+    out[t("diff.cover")] = cx(tr2.cover) if tr2.cover else t("cond.false")
     if tr2.cover:
-        out["a covered card"] = "keeps its rank" if tr2.cover_counts else "never wins"
+        out[t("diff.covered")] = t("diff.covered.counts" if tr2.cover_counts else "diff.covered.dead")
     for o in tr2.outcomes:
-        pattern, result = outcome_words(o.pattern, o.result)
-        tied = " (every trick tied)" if set(o.pattern) == {"T"} else ""
-        out[f"trick results {pattern}{tied}"] = result
+        pattern, result = _outcome(t, o.pattern, o.result)
+        out[t("diff.outcome.tied" if set(o.pattern) == {"T"} else "diff.outcome", pattern=pattern)] = result
     st = spec.stakes
-    out["an unraised hand is worth"] = fx(st.base)
-    out["the stake may be raised by"] = "the accepting team" if st.raise_by == "accepting_team" else "either team"
-    out["a stake call may be made when"] = cx(st.when)
+    out[t("diff.base")] = fx(st.base)
+    out[t("diff.raise_by")] = t("diff.raise_by.accepting" if st.raise_by == "accepting_team" else "diff.raise_by.any")
+    out[t("diff.stake_when")] = cx(st.when)
     for c in st.calls:
-        out[f"{said(c.name)} makes the hand worth"] = fx(c.worth)
-        out[f"{said(c.name)} declined pays"] = fx(c.declined)
+        out[t("diff.call.worth", call=words(c.name))] = fx(c.worth)
+        out[t("diff.call.declined", call=words(c.name))] = fx(c.declined)
     for cont in spec.contests:
-        name = said(cont.name)
-        out[f"{name} compares"] = cont.value
-        out[f"{name} may be opened when"] = cx(cont.window)
-        out[f"{name} may answer a stake call when"] = cx(cont.interrupt)
-        out[f"{name} accepted pays"] = fx(cont.accept)
-        out[f"{name} declined pays"] = fx(cont.decline)
+        name = words(cont.name)
+        out[t("diff.contest.compares", name=name)] = said(cont.value)
+        out[t("diff.contest.window", name=name)] = cx(cont.window)
+        out[t("diff.contest.interrupt", name=name)] = cx(cont.interrupt)
+        out[t("diff.contest.accept", name=name)] = fx(cont.accept)
+        out[t("diff.contest.decline", name=name)] = fx(cont.decline)
         count = cont.count
-        out[f"{name} count"] = f"{said(count.procedure)}; good when {cx(count.good)}; ties: {said(count.tie)}"
-        out[f"{name} winner's cards shown"] = "when the hand is over" if count.show == "hand_end" else "never"
-        out[f"{name} wipes"] = ", ".join(said(c) for c in cont.cancels) or "nothing"
+        out[t("diff.contest.count", name=name)] = t(
+            "diff.count", procedure=t(f"diff.count.{count.procedure}"), good=cx(count.good),
+            tie=t(f"diff.tie.{count.tie}"))
+        out[t("diff.contest.show", name=name)] = t(f"diff.show.{count.show}")
+        out[t("diff.contest.cancels", name=name)] = t("list.sep").join(said(c) for c in cont.cancels) \
+            or t("diff.none")
         if cont.unraised:
-            out[f"{name} unanswered declarations pay"] = f"{fx(cont.unraised.pays)} ({cont.unraised.mode})"
+            out[t("diff.contest.unraised", name=name)] = t(f"diff.unraised.{cont.unraised.mode}",
+                                                           pays=fx(cont.unraised.pays))
         for call in cont.calls:
-            rules = [f"worth {fx(call.worth)}", "opens" if call.opens else "does not open"]
+            rules = [t("diff.call.is_worth", amount=fx(call.worth)),
+                     t("diff.call.opens" if call.opens else "diff.call.not_opens")]
             if call.after:
-                rules.append(f"answers {', '.join(said(a) for a in call.after)}")
+                rules.append(t("diff.call.answers", calls=calls(call.after)))
             if call.max is not None:
-                rules.append(f"at most {call.max}")
+                rules.append(t("diff.call.max", n=call.max))
             if call.declare:
-                rules.append("a declaration")
+                rules.append(t("diff.call.declare"))
             if call.accept is not None:
-                rules.append(f"accepted pays {fx(call.accept)}")
+                rules.append(t("diff.call.accept", amount=fx(call.accept)))
             if call.decline is not None:
-                rules.append(f"declined pays {fx(call.decline)}")
-            out[f"{name} call {said(call.name)}"] = "; ".join(rules)
+                rules.append(t("diff.call.decline", amount=fx(call.decline)))
+            out[t("diff.contest.call", name=name, call=words(call.name))] = t("list.semi").join(rules)
     f = spec.fold
-    out["a player may fold when"] = cx(f.when)
-    out["folding gives the other team"] = fx(f.pays)
-    out["a contest call waiting on the folder"] = "counts as declined" if f.pending_contest == "declined" else "is void"
+    out[t("diff.fold.when")] = cx(f.when)
+    out[t("diff.fold.pays")] = fx(f.pays)
+    out[t("diff.fold.pending")] = t("diff.fold.pending.declined" if f.pending_contest == "declined"
+                                    else "diff.fold.pending.void")
     for h in spec.special_hands:
-        parts = [f"when {cx(h.when)}"] + ([f"worth {fx(h.base)}"] if h.base else []) + \
-            ([f"raising: {h.forbid_stakes}"] if h.forbid_stakes else []) + (["played blind"] if h.blind else [])
-        out[f"special hand {h.name}"] = "; ".join(parts)
+        parts = [t("diff.special.when", cond=cx(h.when))]
+        if h.base:
+            parts.append(t("diff.special.worth", amount=fx(h.base)))
+        if h.forbid_stakes:
+            parts.append(t(f"diff.special.{h.forbid_stakes}"))
+        if h.blind:
+            parts.append(t("diff.special.blind"))
+        out[t("diff.special", name=said(h.name))] = t("list.semi").join(parts)
     for a in spec.annulments:
-        out[f"annulment {a.name}"] = f"holds {cx(a.holds)}; when {cx(a.when)}; dealer {a.dealer}"
+        out[t("diff.annul", name=words(a.name))] = t("diff.annul.line", holds=cx(a.holds), cond=cx(a.when),
+                                                     dealer=t(f"diff.annul.{a.dealer}"))
     if spec.signals is not None:
-        out["signs"] = f"{spec.signals.verb}: {', '.join(spec.signals.names)} (to {spec.signals.to})"
-    out["match target"] = str(spec.match.target)
-    out["the match ends"] = "at once" if spec.match.end == "immediately" else "at the end of the hand"
+        sg = spec.signals
+        out[t("diff.signals")] = t(f"diff.signals.{sg.to}", verb=said(sg.verb),
+                                   names=t("list.sep").join(said(n) for n in sg.names))
+    out[t("diff.target")] = str(spec.match.target)
+    out[t("diff.end")] = t("diff.end.now" if spec.match.end == "immediately" else "diff.end.hand")
     for alias, verb in spec.verbs:
-        out[f"'{alias}' means"] = verb
+        out[t("diff.alias", alias=said(alias))] = t(f"verb.{verb}") if t.has(f"verb.{verb}") else words(verb)
     for opt in spec.options:
-        kind = "interpretation choice" if opt.kind == "interpretation" else "table option"
-        values = ", ".join(sorted((_value(v) for v in opt.values), key=lambda v: (len(v), v)))
-        out[f"{kind} {opt.name}"] = f"{values} (default {_value(opt.default)})"
+        kind = "diff.choice" if opt.kind == "interpretation" else "diff.option"
+        ordered = sorted(opt.values, key=lambda v: (len(_value(v)), _value(v)))
+        values = t("list.sep").join(value_words(spec, t, v) for v in ordered)
+        out[t(kind, name=option_name(spec, t, opt.name))] = t("diff.option.values", values=values,
+                                                              default=value_words(spec, t, opt.default))
     return out
 
 
-def payoff_rows(table: Payoffs) -> dict[str, str]:
+def payoff_rows(table: Payoffs, t: Catalog, words: Callable[[str], str]) -> dict[str, str]:
     """The payoff tables as `row → accepted / declined`."""
-    out = {"unraised hand": str(table.base)}
+    out = {t("diff.unraised_hand"): str(table.base)}
     for s in table.ladder:
-        out[said(s.call)] = f"accepted {s.accepted}, declined {s.declined}"
+        out[words(s.call)] = t("diff.pays", accepted=s.accepted, declined=s.declined)
     for c in table.chains:
         parts = []
         if c.accepted is not None or c.declined is not None:
-            parts.append(f"accepted {show(c.accepted)}{'*' if c.varies else ''}, declined {show(c.declined)}")
+            parts.append(t("diff.pays", accepted=f"{show(c.accepted)}{'*' if c.varies else ''}",
+                           declined=show(c.declined)))
         if c.unanswered is not None:
-            parts.append(f"unanswered {show(c.unanswered)}")
-        out[f"{said(c.contest)}: {chain_words(c.calls)}"] = "; ".join(parts)
+            parts.append(t("diff.unanswered", points=show(c.unanswered)))
+        out[f"{said(c.contest)}: {t('list.sep').join(words(n) for n in c.calls)}"] = t("list.semi").join(parts)
     return out
 
 
@@ -174,25 +207,31 @@ class Difference:
     before: str | None
     after: str | None
 
-    def words(self, a: str, b: str) -> str:
+    def words(self, a: str, b: str, t: Catalog | None = None) -> str:
+        t = t or catalog("en")
         if self.before is None:
-            return f"{self.label}: only in {b} ({self.after})"
+            return t("diff.only", label=self.label, spec=b, value=self.after)
         if self.after is None:
-            return f"{self.label}: only in {a} ({self.before})"
-        return f"{self.label}: {self.before} → {self.after}"
+            return t("diff.only", label=self.label, spec=a, value=self.before)
+        return t("diff.changed", label=self.label, before=self.before, after=self.after)
 
 
 @dataclass
 class Comparison:
     a: str
     b: str
+    t: Catalog = field(default_factory=lambda: catalog("en"))
     rules: list[Difference] = field(default_factory=list)
     payoffs: list[Difference] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         def rows(ds: list[Difference]) -> list[dict[str, Any]]:
             return [{"what": d.label, self.a: d.before, self.b: d.after} for d in ds]
-        return {"from": self.a, "to": self.b, "rules": rows(self.rules), "payoffs": rows(self.payoffs)}
+        return {"from": self.a, "to": self.b, "language": self.t.language, "rules": rows(self.rules),
+                "payoffs": rows(self.payoffs)}
+
+    def lines(self, ds: list[Difference]) -> list[str]:
+        return [d.words(self.a, self.b, self.t) for d in ds]
 
 
 def _compare(left: Mapping[str, str], right: Mapping[str, str]) -> list[Difference]:
@@ -208,11 +247,19 @@ def _game(name: str, options: Mapping[str, object]) -> Game:
     return Game(source.build({k: v for k, v in options.items() if k in declared}))
 
 
-def _rules(ga: Game, gb: Game, code: bool) -> list[Difference]:
+def _shared_words(ga: Game, gb: Game, t: Catalog) -> Callable[[str], str]:
+    """One name for each call on both sides, so that a rule is compared under one label: the
+    first spec's display word, else the second's, else the call's name in words."""
+    first, second = call_words(ga.spec, t.language), call_words(gb.spec, t.language)
+    return lambda name: first(name) if first(name) != said(name) else second(name)
+
+
+def _rules(ga: Game, gb: Game, t: Catalog, code: bool) -> list[Difference]:
     """The rules that differ in their DSL text, in sentences — with the code when asked, or
     when the sentences of both sides read the same."""
-    words_a, words_b = facts(ga), facts(gb)
-    code_a, code_b = facts(ga, code=True), facts(gb, code=True)
+    words = _shared_words(ga, gb, t)
+    words_a, words_b = facts(ga, t, words=words), facts(gb, t, words=words)
+    code_a, code_b = facts(ga, t, True, words), facts(gb, t, True, words)
     out = []
     for d in _compare(code_a, code_b):
         same = words_a.get(d.label) == words_b.get(d.label)
@@ -222,31 +269,36 @@ def _rules(ga: Game, gb: Game, code: bool) -> list[Difference]:
     return out
 
 
-def compare(a: str, b: str, options: Mapping[str, object] | None = None, code: bool = False) -> Comparison:
+def compare(a: str, b: str, options: Mapping[str, object] | None = None, code: bool = False,
+            language: str | None = None) -> Comparison:
+    """The differences from `a` to `b`, in `language` (default: the language of `a`)."""
     ga, gb = _game(a, options or {}), _game(b, options or {})
-    out = Comparison(ga.spec.name or a, gb.spec.name or b)
-    out.rules = _rules(ga, gb, code)
-    out.payoffs = _compare(payoff_rows(payoffs(ga)), payoff_rows(payoffs(gb)))
+    t = catalog(language or ga.spec.language)
+    out = Comparison(ga.spec.name or a, gb.spec.name or b, t)
+    out.rules = _rules(ga, gb, t, code)
+    words = _shared_words(ga, gb, t)
+    out.payoffs = _compare(payoff_rows(payoffs(ga), t, words), payoff_rows(payoffs(gb), t, words))
     return out
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     from interpreter.engine.game import parse_options
-    result = compare(args.first, args.second, parse_options(args.option), code=args.code)
+    result = compare(args.first, args.second, parse_options(args.option), code=args.code, language=args.lang)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
         return 1 if result.rules or result.payoffs else 0
-    a, b = result.a, result.b
+    a, b, t = result.a, result.b, result.t
     if not result.rules and not result.payoffs:
-        console.print(f"{escape(a)} and {escape(b)} have the same rules", highlight=False)
+        console.print(escape(t("diff.same", a=a, b=b)), highlight=False)
         return 0
-    console.print(f"[bold]Rules[/] ({escape(a)} → {escape(b)})", highlight=False)
-    for d in result.rules:
-        console.print(f"  {escape(d.words(a, b))}", soft_wrap=True, highlight=False)
+    console.print(f"[bold]{escape(t('diff.rules'))}[/] ({escape(a)} → {escape(b)})", highlight=False)
+    for line in result.lines(result.rules):
+        console.print(f"  {escape(line)}", soft_wrap=True, highlight=False)
     if result.payoffs:
-        console.print(f"[bold]Payoffs[/] ({escape(a)} → {escape(b)}; * depends on the score)", highlight=False)
-        for d in result.payoffs:
-            console.print(f"  {escape(d.words(a, b))}", soft_wrap=True, highlight=False)
+        console.print(f"[bold]{escape(t('diff.payoffs'))}[/] ({escape(a)} → {escape(b)}; {escape(t('diff.varies'))})",
+                      highlight=False)
+        for line in result.lines(result.payoffs):
+            console.print(f"  {escape(line)}", soft_wrap=True, highlight=False)
     return 1
 
 
@@ -256,6 +308,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("second", help="a bundled spec name or a spec file: what changes from the first")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a table option, for each spec that declares it")
+    p.add_argument("--lang", choices=list(LANGUAGES), default=None,
+                   help="the language of the differences (default: the first spec's language:, else English)")
     p.add_argument("--json", action="store_true", help="print the differences as JSON")
     p.add_argument("--code", action="store_true",
                    help="follow each formula's sentence with its DSL text")

@@ -185,6 +185,8 @@ def _cards(cf: CaseFile, game: Game, cards: Any, path: tuple[str | int, ...]) ->
 
 
 def _deal(cf: CaseFile, game: Game, node: dict[str, Any], path: tuple[str | int, ...], vira: Any) -> Deal:
+    if not isinstance(node, dict):
+        raise cf.fail(path, "a deal is a mapping {hands: ..., vira: ...}")
     hands = node.get("hands")
     if not isinstance(hands, list) or len(hands) != game.num_players:
         raise cf.fail(path + ("hands",), f"give one hand per seat: {game.num_players} hands")

@@ -17,7 +17,7 @@ import functools
 import html
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,8 +156,21 @@ def said(name: str) -> str:
     return name.replace("_", " ")
 
 
-def chain_words(calls: Sequence[str]) -> str:
-    return ", ".join(said(c) for c in calls)
+def chain_words(calls: Sequence[str], words: Callable[[str], str] = said) -> str:
+    return ", ".join(words(c) for c in calls)
+
+
+def display(spec: Spec, language: str, kind: str) -> dict[str, str]:
+    """The spec's `display:` labels of one kind (calls, suits, ...) in one language."""
+    return {name: label for code, kinds in spec.display if code == language
+            for k, pairs in kinds if k == kind for name, label in pairs}
+
+
+def call_words(spec: Spec, language: str) -> Callable[[str], str]:
+    """How a text in `language` names a call or verb: the spec's display word for it in that
+    language ("Match envido" on the English board), else its name in words."""
+    labels = display(spec, language, "calls")
+    return lambda name: labels.get(name) or said(name)
 
 
 def folded(f: Formula, spec: Spec) -> dsl.Expr:
@@ -171,22 +184,6 @@ def effective(f: Formula, spec: Spec) -> str:
     if not any(n in constants for n in dsl.names_used(f.expr)):
         return f.text
     return dsl.unparse(fold(f.expr, constants))
-
-
-RESULTS = {"A": "A", "B": "B", "mano": "the mano's team", "none": "nobody scores"}
-
-
-def outcome_words(pattern: Sequence[str], result: str) -> tuple[str, str]:
-    """A trick pattern and its result in English, for `truco diff`."""
-    first: dict[str, int] = {}
-    for i, letter in enumerate(pattern):
-        first.setdefault(letter, i + 1)
-    if result in ("A", "B"):
-        where = first.get(result)
-        decided = f"{result} (the team that won trick {where})" if where else result
-    else:
-        decided = RESULTS.get(result, result)
-    return " ".join(pattern), decided
 
 
 def plain(text: str) -> str:
@@ -225,7 +222,12 @@ class Book:
         return Prose(self.t, self.call_words)
 
     def call_words(self, name: str) -> str:
-        return said(name)
+        """A call's (or verb's, or contest's) name as the book writes it: the spec's display
+        word, if any (a contest named like its call, flor, takes that call's word)."""
+        return call_words(self.spec, self.t.language)(name)
+
+    def chain(self, calls: Sequence[str]) -> str:
+        return chain_words(calls, self.call_words)
 
     def cond(self, f: Formula) -> str:
         """A condition as a clause, as it reads under the options the rulebook is made for."""
@@ -257,8 +259,8 @@ class Book:
         for ex in mine:
             self.counts[len(self.articles)] = self.counts.get(len(self.articles), 0) + 1
             number = f"{len(self.articles)}.{self.counts[len(self.articles)]}"
-            title = self.t(ex.title, calls=chain_words(ex.calls) if ex.calls else "",
-                           call=said(self.spec.stakes.calls[0].name) if self.spec.stakes.calls else "")
+            title = self.t(ex.title, calls=self.chain(ex.calls) if ex.calls else "",
+                           call=self.call_words(self.spec.stakes.calls[0].name) if self.spec.stakes.calls else "")
             self.shown.append((ex, f"{number}. {title}"))
             yield Para(self.t("example", n=number, title=title))
             yield Items(tuple(self._example_lines(ex)))
@@ -306,9 +308,9 @@ class Book:
         elif verb == "cover":
             what = self.t("example.covers", card=words[1])
         elif verb in ("accept", "decline", "fold", "announce", "good"):
-            what = self.t(f"verb.{verb}")
+            what = self.labels("calls").get(verb) or self.t(f"verb.{verb}")
         else:
-            what = said(action)
+            what = " ".join([self.call_words(words[0]), *(said(w) for w in words[1:])])
         return self.t("example.step", seat=seat, what=what)
 
     def cite(self, cited: Cited) -> Iterator[Block]:
@@ -332,8 +334,7 @@ class Book:
 
     def labels(self, kind: str) -> dict[str, str]:
         """The spec's `display:` labels of one kind in the book's language."""
-        return {name: label for language, kinds in self.spec.display if language == self.t.language
-                for k, pairs in kinds if k == kind for name, label in pairs}
+        return display(self.spec, self.t.language, kind)
 
     def suits(self) -> str:
         """The suits by their letters, each with the spec's name for it in the book's language."""
@@ -342,20 +343,29 @@ class Book:
                          for s in self.spec.deck.suits)
 
     def option_name(self, option: str) -> str:
-        """An option's name in words: the spec's label in the book's language, else the
-        catalog's for the options every spec has, else its name."""
-        label = self.labels("options").get(option)
-        if label:
-            return label
-        return self.t(f"opt.{option}") if self.t.has(f"opt.{option}") else said(option)
+        return option_name(self.spec, self.t, option)
 
     def option_value(self, option: str, value: object) -> str:
         return self.t("option.value", name=self.option_name(option), value=self.value_words(value))
 
     def value_words(self, value: object) -> str:
-        if isinstance(value, bool):
-            return self.t("value.true" if value else "value.false")
-        return self.labels("choices").get(str(value)) or said(str(value))
+        return value_words(self.spec, self.t, value)
+
+
+def option_name(spec: Spec, t: Catalog, option: str) -> str:
+    """An option's name in words: the spec's label in the catalog's language, else the
+    catalog's for the options every spec has, else its name."""
+    label = display(spec, t.language, "options").get(option)
+    if label:
+        return label
+    return t(f"opt.{option}") if t.has(f"opt.{option}") else said(option)
+
+
+def value_words(spec: Spec, t: Catalog, value: object) -> str:
+    """An option's value in words: yes/no in the catalog's language, the spec's label, its name."""
+    if isinstance(value, bool):
+        return t("value.true" if value else "value.false")
+    return display(spec, t.language, "choices").get(str(value)) or said(str(value))
 
 
 def rulebook(game: Game, language: str | None = None) -> list[Block]:
@@ -376,7 +386,7 @@ def _book(game: Game, language: str | None = None) -> tuple[Book, list[Block]]:
             known |= set(new)
     body: list[Block] = []
     for article in (_players_and_deck, _card_order, _values, _tricks, _stakes, _contests, _special, _schedule,
-                    _fold_and_more, _match, _options, _interpretations, _glossary):
+                    _fold_and_more, _signals, _match, _options, _interpretations, _glossary):
         body += article(book)
     head: list[Block] = [Heading(1, spec.title or spec.name)]
     if spec.source:
@@ -534,13 +544,13 @@ def _stakes(book: Book) -> Iterator[Block]:
     if not book.always(st.when):
         text.append(t("stakes.when", cond=book.cond(st.when)))
     yield Para(" ".join(text))
-    rows = [(said(s.call), str(s.accepted), str(s.declined)) for s in table.ladder]
+    rows = [(book.call_words(s.call), str(s.accepted), str(s.declined)) for s in table.ladder]
     yield Grid((t("stakes.call"), t("stakes.accepted"), t("stakes.declined")), tuple(rows))
     yield from book.worked("stakes")
     yield from book.cite(st.cited)
     for c in st.calls:
         if c.cited.source or c.cited.note:
-            yield Para(f"**{said(c.name)}**")
+            yield Para(f"**{book.call_words(c.name)}**")
             yield from book.cite(c.cited)
 
 
@@ -562,7 +572,7 @@ def _contest_rules(book: Book, c: Contest) -> list[str]:
         if call.opens and not call.declare:
             how.append(t("call.opens"))
         if call.after:
-            how.append(t("call.after", calls=t("list.sep").join(said(a) for a in call.after)))
+            how.append(t("call.after", calls=t("list.sep").join(book.call_words(a) for a in call.after)))
         if call.max is not None and call.max > 1:
             how.append(t("call.max", n=call.max))
         if not book.always(call.allowed):
@@ -571,24 +581,26 @@ def _contest_rules(book: Book, c: Contest) -> list[str]:
             how.append(t("call.accept", amount=book.amount(call.accept)))
         if call.decline is not None:
             how.append(t("call.decline", amount=book.amount(call.decline)))
-        out.append(t("call.line", name=said(call.name), worth=book.amount(call.worth), how=t("list.semi").join(how)))
+        out.append(t("call.line", name=book.call_words(call.name), worth=book.amount(call.worth),
+                     how=t("list.semi").join(how)))
     count = c.count
     ties = {"nearer_lead": "count.tie.nearer", "farther_lead": "count.tie.farther", "mano_team": "count.tie.mano",
             "nobody": "count.tie.nobody"}
     out.append(t("count.closed"))
     if count.procedure == "announce":
         line = t("count.announce")
+        good = book.labels("calls").get("good") or t("count.good.word")
         if book.always(count.good):
-            line += " " + t("count.good.always")
+            line += " " + t("count.good.always", good=good)
         elif not book.never(count.good):
-            line += " " + t("count.good", cond=book.cond(count.good))
+            line += " " + t("count.good", cond=book.cond(count.good), good=good)
         out.append(line + " " + t(ties.get(count.tie, "count.tie.nearer")))
     else:
         out.append(t("count.automatic") + " " + t(ties.get(count.tie, "count.tie.nearer")))
     if count.show == "hand_end":
-        out.append(t("count.show", name=said(c.name)))
+        out.append(t("count.show", name=book.call_words(c.name)))
     if c.cancels:
-        out.append(t("contest.cancels", names=t("list.sep").join(said(n) for n in c.cancels)))
+        out.append(t("contest.cancels", names=t("list.sep").join(book.call_words(n) for n in c.cancels)))
     return out
 
 
@@ -606,7 +618,8 @@ def _contests(book: Book) -> Iterator[Block]:
 
 def _contest(book: Book, c: Contest, table: Payoffs, only: str | None = None) -> Iterator[Block]:
     t = book.t
-    yield book.article("art.contest", name=said(c.name), Name=said(c.name)[:1].upper() + said(c.name)[1:])
+    name = book.call_words(c.name)
+    yield book.article("art.contest", name=name, Name=name[:1].upper() + name[1:])
     if only:
         yield Para(t("contest.only", option=only))
     yield Items(tuple(_contest_rules(book, c)))
@@ -619,13 +632,13 @@ def _contest(book: Book, c: Contest, table: Payoffs, only: str | None = None) ->
             text += " " + t("chains.varies", accept=book.amount(c.accept), decline=book.amount(c.decline))
         yield Para(text)
         yield Grid((t("chains.calls"), t("chains.accepted"), t("chains.declined")),
-                   tuple(_chain_row(ch) for ch in answerable))
+                   tuple(_chain_row(book, ch) for ch in answerable))
     unanswered = [ch for ch in shown if ch.unanswered is not None]
     if unanswered:
         pays = t("chains.unanswered.pays", pays=book.amount(c.unraised.pays)) if c.unraised else ""
         yield Para(t("chains.unanswered", pays=pays))
         yield Grid((t("chains.declarations"), t("chains.scores")),
-                   tuple((chain_words(ch.calls), show(ch.unanswered)) for ch in unanswered))
+                   tuple((book.chain(ch.calls), show(ch.unanswered)) for ch in unanswered))
     longer = len(chains) - len(shown)
     if longer:
         yield Para(t("chains.longer", n=longer, most=max(len(ch.calls) for ch in chains)))
@@ -633,13 +646,13 @@ def _contest(book: Book, c: Contest, table: Payoffs, only: str | None = None) ->
     yield from book.cite(c.cited)
     for call in c.calls:
         if call.cited.source or call.cited.note:
-            yield Para(f"**{said(call.name)}**")
+            yield Para(f"**{book.call_words(call.name)}**")
             yield from book.cite(call.cited)
 
 
-def _chain_row(ch: Chain) -> tuple[str, str, str]:
+def _chain_row(book: Book, ch: Chain) -> tuple[str, str, str]:
     mark = " *" if ch.varies else ""
-    return chain_words(ch.calls), show(ch.accepted) + mark, show(ch.declined)
+    return book.chain(ch.calls), show(ch.accepted) + mark, show(ch.declined)
 
 
 def _special(book: Book) -> Iterator[Block]:
@@ -670,6 +683,8 @@ def _schedule(book: Book) -> Iterator[Block]:
     formats = t("list.semi").join(t("schedule.all" if f.seats == "all" else "schedule.facing", name=said(f.name))
                                   for f in sched.formats)
     yield Para(t("schedule.line", cond=book.cond(sched.when), formats=formats))
+    if sched.check == "hand":
+        yield Para(t("schedule.stops"))
     yield Para(t("schedule.teams"))
     yield from book.cite(sched.cited)
 
@@ -684,14 +699,25 @@ def _fold_and_more(book: Book) -> Iterator[Block]:
     yield from book.worked("fold")
     yield from book.cite(f.cited)
     for a in spec.annulments:
-        yield Para(t("annul.line", name=said(a.name), holds=book.cond(a.holds), cond=book.cond(a.when))
+        yield Para(t("annul.line", name=book.call_words(a.name), holds=book.cond(a.holds), cond=book.cond(a.when))
                    + " " + t("annul.same" if a.dealer == "same" else "annul.next"))
         yield from book.cite(a.cited)
-    if spec.signals is not None:
-        s = spec.signals
-        yield Para(t("signals.table" if s.to == "table" else "signals.partners", verb=said(s.verb),
-                     names=t("list.sep").join(said(n) for n in s.names)))
-        yield from book.cite(s.cited)
+
+
+def _signals(book: Book) -> Iterator[Block]:
+    """The signs (señas) a spec declares: who sees them, and — where the spec's `display:`
+    gives them in the book's language — what each tells and the gesture that makes it."""
+    t, s = book.t, book.spec.signals
+    if s is None:
+        return
+    yield book.article("art.signals")
+    gestures = book.labels("signals")
+    yield Para(t("signals.table" if s.to == "table" else "signals.partners", verb=said(s.verb),
+                 names=t("list.sep").join(said(n) for n in s.names)) + " " + t("signals.free"))
+    if gestures:
+        yield Para(t("signals.gestures"))
+        yield Items(tuple(f"**{said(n)}** — {gestures[n]}" if n in gestures else f"**{said(n)}**" for n in s.names))
+    yield from book.cite(s.cited)
 
 
 def _match(book: Book) -> Iterator[Block]:
@@ -760,7 +786,7 @@ def _rows(book: Book, table: Payoffs) -> dict[str, str]:
     t = book.t
     out = {t("changes.unraised"): str(table.base)}
     for s in table.ladder:
-        out[said(s.call)] = t("changes.ladder", accepted=s.accepted, declined=s.declined)
+        out[book.call_words(s.call)] = t("changes.ladder", accepted=s.accepted, declined=s.declined)
     for c in table.chains:
         if len(c.calls) > SHOWN_CHAIN:
             continue
@@ -769,7 +795,7 @@ def _rows(book: Book, table: Payoffs) -> dict[str, str]:
             parts.append(t("changes.chain", accepted=show(c.accepted), declined=show(c.declined)))
         if c.unanswered is not None:
             parts.append(t("changes.unanswered", points=show(c.unanswered)))
-        out[chain_words(c.calls)] = t("list.semi").join(parts)
+        out[book.chain(c.calls)] = t("list.semi").join(parts)
     return out
 
 
@@ -789,7 +815,7 @@ def changes(book: Book, option: str, value: object) -> tuple[list[str], list[str
 
 
 RULE_ARTICLES = ("_players_and_deck", "_card_order", "_values", "_tricks", "_special", "_schedule", "_fold_and_more",
-                 "_match")
+                 "_signals", "_match")
 
 
 _RULE_LINES: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
@@ -849,9 +875,9 @@ def _value_changes(book: Book, o: OptionDecl) -> Iterator[Block]:
         yield Para(t("options.with", option=book.option_value(o.name, v)))
         items = []
         if added:
-            items.append(t("options.added", calls=t("list.sep").join(said(c) for c in added)))
+            items.append(t("options.added", calls=t("list.sep").join(book.call_words(c) for c in added)))
         if removed:
-            items.append(t("options.removed", calls=t("list.sep").join(said(c) for c in removed)))
+            items.append(t("options.removed", calls=t("list.sep").join(book.call_words(c) for c in removed)))
         items += reads
         if items:
             yield Items(tuple(items))
@@ -900,17 +926,23 @@ def _interpretations(book: Book) -> Iterator[Block]:
 
 
 def _glossary(book: Book) -> Iterator[Block]:
+    """Every call and verb under the word the book uses for it (the spec's display word where
+    it has one), with the other words said for it: its aliases, and its own name when the
+    display word replaces it (the board's "Match envido" is the falta envido)."""
     t, spec = book.t, book.spec
     yield book.article("art.glossary")
+    labels = book.labels("calls")
     aliases: dict[str, list[str]] = {}
     for word, verb in spec.verbs:
         aliases.setdefault(verb, []).append(said(word))
-    for name, label in book.labels("calls").items():        # what the board prints for it
-        if label not in aliases.get(name, []):
-            aliases.setdefault(name, []).append(label)
+
+    def row(name: str, plain_word: str, meaning: str) -> tuple[str, str, str]:
+        others = aliases.get(name, []) + ([plain_word] if name in labels and labels[name] != plain_word else [])
+        return labels.get(name, plain_word), meaning, ", ".join(dict.fromkeys(others))
+
     rows: list[tuple[str, str, str]] = []
     for i, step in enumerate(spec.stakes.calls):
-        rows.append((said(step.name), t("glossary.stake", n=i + 1), ", ".join(aliases.get(step.name, []))))
+        rows.append(row(step.name, said(step.name), t("glossary.stake", n=i + 1)))
     seen: set[str] = set()
     contests = list(spec.contests) + [c for _, _, g in _switched(book) for c in g.spec.contests]
     for c in contests:
@@ -918,12 +950,13 @@ def _glossary(book: Book) -> Iterator[Block]:
             if call.name in seen:
                 continue
             seen.add(call.name)
-            rows.append((said(call.name), t("glossary.declare" if call.declare else "glossary.contest",
-                                            contest=said(c.name)), ", ".join(aliases.get(call.name, []))))
+            rows.append(row(call.name, said(call.name),
+                            t("glossary.declare" if call.declare else "glossary.contest",
+                              contest=book.call_words(c.name))))
     for verb in ("accept", "decline", "fold", "announce", "good"):
-        rows.append((t(f"verb.{verb}"), t(f"glossary.{verb}"), ", ".join(aliases.get(verb, []))))
+        rows.append(row(verb, t(f"verb.{verb}"), t(f"glossary.{verb}")))
     for a in spec.annulments:
-        rows.append((said(a.name), t("glossary.annul"), ", ".join(aliases.get(a.name, []))))
+        rows.append(row(a.name, said(a.name), t("glossary.annul")))
     yield Grid((t("glossary.word"), t("glossary.meaning"), t("glossary.aliases")), tuple(rows))
 
 

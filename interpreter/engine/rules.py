@@ -104,6 +104,7 @@ class Rules:
         sched = spec.schedule
         self.schedule_when = compile_(sched.when) if sched is not None else None
         self.formats = tuple((f.name, f.seats) for f in sched.formats) if sched is not None else ()
+        self.schedule_each_hand = sched is not None and sched.check == "hand"
         self.aliases = dict(spec.verbs)
         self.verbs = frozenset(self.call_names | set(annul_names) | set(signal_verb) | set(COMMON_VERBS)
                                | set(CARD_VERBS) | set(spec.disabled_calls))
@@ -144,6 +145,11 @@ class Rules:
         order = [(mano + k) % n for k in range(n)]
         last = [s for s in order if s in seats and self.team_of[s] == self.team_of[seat]][-1]
         return last == seat
+
+    def round_goes_on(self, m: Match) -> bool:
+        """Whether the rest of a round begun is dealt: always, unless the spec checks its
+        schedule's condition before every hand and it now fails."""
+        return not self.schedule_each_hand or self.schedule_when is None or bool(self.schedule_when(Ctx(m, self, None)))
 
     def round_plan(self, m: Match) -> list[tuple[str, list[int]]]:
         """The hands of a round under the schedule, as (format, seats), when it applies as the

@@ -74,6 +74,8 @@ class State(Match):
 
     def _deal(self) -> None:
         g = self.game
+        if self.plan and not g.round_goes_on(self):
+            self.plan = []
         if not self.plan:
             self.plan = g.round_plan(self)
         if self.plan:

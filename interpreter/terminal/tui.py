@@ -62,6 +62,14 @@ class TerminalBoard:
             return "nobody"
         return "Us" if team == self.game.team_of[self.human] else "Them"
 
+    def duel(self, format_name: str, playing: Sequence[int]) -> str:
+        """A hand only some seats play (a schedule's format): who faces whom, and whether the
+        human sits it out, so the bots' moves that follow are not taken for the human's turn."""
+        name = format_name.replace("_", " ")
+        pair = " against ".join(self.who(s) for s in playing)
+        out = "" if self.human in playing else "; you sit this hand out"
+        return f"  [magenta]{name}: {pair}{out}[/]"
+
     def narrate(self, event: dict[str, Any]) -> str | None:
         """One line for an event the human may see."""
         kind = event["type"]
@@ -70,7 +78,11 @@ class TerminalBoard:
             return None
         if kind == "deal":
             turned = f", turned card {self.words.card(event['turned'])}" if event["turned"] else ""
-            return f"[bold]— hand {event['hand']}: {self.who(event['dealer'])} dealt{turned} —[/]"
+            line = f"[bold]— hand {event['hand']}: {self.who(event['dealer'])} dealt{turned} —[/]"
+            playing = event.get("playing")
+            if playing and len(playing) < self.game.num_players:
+                line += "\n" + self.duel(event.get("format", ""), playing)
+            return line
         if kind == "action" and event["action"] in ("announce", "good"):
             return None                                # the count's own events say it
         if kind == "action":
@@ -122,6 +134,8 @@ class TerminalBoard:
                                      f"worth {obs['hand_worth']}"))
         if obs["turned"]:
             rows.append(Text(f"Turned card: {self.words.card(obs['turned'])}"))
+        if len(obs["playing"]) < obs["players"]:
+            rows.append(Text.from_markup(self.duel(self.state.hand_format, obs["playing"]).strip()))
         strip = [("Tie" if r == "tie" else self.side(r)) for r in obs["tricks"]]
         strip += ["–"] * max(0, self.game.hand_size - len(strip))
         rows.append(Text("Tricks: " + " | ".join(strip)))

@@ -38,6 +38,8 @@ def test_resolved_prints_every_node_with_its_origin(tmp_path: Path, capsys: pyte
     assert f"  after_tie: \"same_leader\"  # {where}:{line_of('after_tie:')}" in out
     note = next(line for line in out if line.startswith("  note: \"Best of five.\""))
     tricks_note = next(n for n, line in enumerate(lines, start=1) if n > line_of("tricks:") and line.startswith("  note:"))
+    if lines[tricks_note - 1].strip() == "note:":       # a note in several languages: its map starts below
+        tricks_note += 1
     assert note.endswith(f"# {path}:4 (replaces the base's note at {where}:{tricks_note})")
     pattern = line_of('"A A":')
     assert f"    \"A A\": \"A\"  # {where}:{pattern}" in out

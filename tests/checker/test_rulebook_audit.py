@@ -27,7 +27,7 @@ def test_son_buenas_whatever_one_holds() -> None:
     envido = article(own("teg"), "Envido: los cantos y lo que pagan")
     assert "En lugar de cantar sus tantos, un jugador puede decir «son buenas» sin mostrarlos" in envido
     board = article(render(load_game("board")), "The envido: calls and what they pay")
-    assert "A player may concede without showing (\"good\") when the player's value cannot win" in board
+    assert "A player may concede without showing (\"Yours are good\") when the player's value cannot win" in board
 
 
 def test_no_obligation_to_follow_suit() -> None:
@@ -102,11 +102,37 @@ def test_no_fold_during_the_count() -> None:
 
 def test_glossary_gives_the_board_words() -> None:
     """Seed 004: 'A few traditional names are listed once here so a written rule can be matched
-    to the table' — the board's labels (Match envido, Flower, Yours are good) are in the glossary."""
+    to the table' — the glossary lists the board's words (Match envido, Flower, Yours are good),
+    each with the traditional name it stands for."""
     glossary = article(own("board"), "Glossary of the calls")
-    assert "| falta envido | a call of the envido | Match envido |" in glossary
-    assert "| good | concedes the count without showing | Yours are good |" in glossary
-    assert "Flower |" in glossary
+    assert "| Match envido | a call of the envido | falta envido |" in glossary
+    assert "| Yours are good | concedes the count without showing | good |" in glossary
+    assert "| Flower | declares the Flower | flor |" in glossary
+
+
+def test_the_board_words_name_the_calls_in_every_article() -> None:
+    """Seed 004 writes its rules with its own words: 'Match envido is worth the target minus the
+    higher team's score'; 'Yours are good is legal only when you cannot beat the best value an
+    opponent has already announced'; 'Three cards of one suit are a flower'. Where the spec
+    declares display words for its calls (`display: en: calls`), the articles use them — the
+    traditional names stay only in the glossary's "Also said" column."""
+    book = render(load_game("board", flor=True))
+    envido = article(book, "The envido: calls and what they pay")
+    assert "- **Match envido** (worth what the leading team lacks to win the match):" in envido
+    assert "| envido, real envido, Match envido | 30 * | 5 |" in envido
+    assert "seat 0 Match envido, seat 1 accept" in envido
+    assert "(\"Yours are good\")" in envido
+    assert "**Flower** (worth 3)" in article(book, "The Flower: calls and what they pay")
+    body = book[:book.index("Glossary of the calls")]
+    quoted = re.sub(r"^(> Source:|_Note:_).*$", "", body, flags=re.M)   # the spec's own texts
+    assert "falta envido" not in re.sub(r"^(#|.*falta after other calls|An accepted falta).*$", "", quoted,
+                                        flags=re.M)
+    assert "good\")" not in body.replace("Yours are good", "")
+
+
+def test_a_spec_without_display_words_keeps_its_call_names() -> None:
+    """teg declares no display words for its calls: its rulebook names them as the spec does."""
+    assert "**falta envido** (vale" in own("teg")
 
 
 def test_a_call_says_what_it_pays_when_it_says_more_than_its_worth() -> None:
@@ -119,3 +145,64 @@ def test_a_call_says_what_it_pays_when_it_says_more_than_its_worth() -> None:
             "qui a annoncé comparées plus 1.") in flor
     teg = article(render(load_game("teg", flor=True)), "Flor: los cantos y lo que pagan")
     assert "**contraflor** (vale 6): puede responder a flor; querido, paga 6; no querido, paga 4." in teg
+
+
+def test_the_board_states_its_deal() -> None:
+    """Seed 004: 'Shuffle and deal three cards to each player, one at a time, face down, starting
+    at the lead. The rest of the deck is out of play.' The board rulebook's first article says so,
+    quoting the seed (the base's deck cites another rulebook)."""
+    players = article(own("board"), "Players and cards")
+    assert "> Source: The Spanish deck: oros, copas, espadas, and bastos" in players
+    assert "starting at the lead. The rest of the deck is out of play." in players
+    assert ("_Note:_ The deal: the dealer shuffles and gives three cards to each player, one at a time, face down, "
+            "starting at the lead") in players
+    assert "Quarante cartes" not in players
+
+
+def test_the_signs_and_their_gestures() -> None:
+    """Seed 002: 'Las tres clásicas, para avisar qué carta brava se tiene: 1 de espada: morderse el
+    labio de abajo. 1 de basto: fruncir las cejas. 7 de espada: abrir la boca, o levantar el hombro
+    derecho. 7 de oro: levantar el hombro izquierdo. ... llega sola al compañero y el rival no la ve.'
+    Seed 000: '| As d'épée | Lever les sourcils | ... | Bon envido | Pencher la tête sur le côté |
+    Sur ce site, une seña envoyée est visible de toute la table'. Each has an article of its own
+    that lists every seña with its gesture, in the rulebook's language (`display: <lang>: signals`)."""
+    teg = article(own("teg"), "Las señas")
+    assert "Señas (sena) a los compañeros:" in teg
+    for line in ("- **ancho espada** — 1 de espada: morderse el labio de abajo",
+                 "- **ancho basto** — 1 de basto: fruncir las cejas",
+                 "- **siete espada** — 7 de espada: abrir la boca, o levantar el hombro derecho",
+                 "- **siete oro** — 7 de oro: levantar el hombro izquierdo"):
+        assert line in teg
+    reglamento = article(own("reglamento"), "Les señas")
+    assert "Signes (sena), vus de toute la table :" in reglamento
+    gestures = re.findall(r"^- \*\*[^*]+\*\* — (.+)$", reglamento, re.M)
+    assert gestures[0] == "as d'épée : lever les sourcils" and len(gestures) == 8
+    assert gestures[-1] == "bon envido : pencher la tête sur le côté"
+
+
+def test_signs_without_gestures_in_the_book_language() -> None:
+    """A book in a language the spec gives no gestures in still lists the signs, without them."""
+    english = article(render(load_game("teg"), language="en"), "Signs")
+    assert "Signs (sena) to one's partners: ancho espada, ancho basto, siete espada, siete oro." in english
+    assert "morderse" not in english.split("> Source:")[0]
+
+
+def test_any_spec_display_words_name_its_calls(tmp_path) -> None:
+    """Generic: a house variant of teg that gives its own Spanish words for calls and verbs
+    (`display: es: calls`) reads with them in its Spanish rulebook — call lines, payoff tables,
+    worked examples and the count's concession — and its glossary gives teg's names beside them."""
+    spec = tmp_path / "casa.yaml"
+    spec.write_text("name: casa\nextends: teg\ndisplay:\n  es:\n    calls:\n"
+                    "      falta_envido: la falta\n      real_envido: el real\n      good: están buenas\n"
+                    "      accept: quiero nomás\n", encoding="utf-8")
+    book = render(load_game(str(spec)))
+    envido = article(book, "Envido: los cantos y lo que pagan")
+    assert "**la falta** (vale" in envido and "**el real** (vale" in envido
+    assert "| envido, el real, la falta |" in envido
+    assert "«están buenas»" in envido
+    assert "quiero nomás" in envido                          # a worked example's accept
+    rules = re.sub(r"^(> Fuente:|_Nota:_).*$", "", envido, flags=re.M)     # teg's own quotes and notes
+    assert "falta envido" not in rules and "real envido" not in rules
+    glossary = article(book, "Glosario de los cantos")
+    assert "| la falta | un canto de envido | falta envido |" in glossary
+    assert "| quiero nomás |" in glossary

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from rulespec.errors import SpecError
 from rulespec.load import bundled_names
@@ -87,10 +88,10 @@ def test_rulebook_in_its_own_language_borrows_no_note(name: str) -> None:
 
 
 def test_a_note_in_another_language_is_marked() -> None:
-    """teg's notes are written in Spanish only: its English rulebook prints them marked; the
+    """teg's notes are written in Spanish and English: its French rulebook prints them marked; the
     base's notes, written in English too, are printed unmarked in reglamento's English book."""
-    assert "_Note:_ [not translated, es] El reglamento no dice cuándo termina el partido" in render(
-        load_game("teg"), language="en")
+    assert "_Remarque :_ [non traduit, es] El reglamento no dice cuándo termina el partido" in render(
+        load_game("teg"), language="fr")
     english = render(load_game("reglamento"), language="en")
     assert "_Note:_ [not translated, fr] « Autant qu'on veut » : un chant peut être répété" in english
     assert "[not translated, fr] 'Si elle est jouée'" not in english
@@ -113,3 +114,25 @@ def test_a_note_in_an_unknown_language_is_refused(tmp_path: Path) -> None:
     spec.write_text(f"name: casa\nextends: {BASE}\nmatch:\n  note: {{it: La partita.}}\n", encoding="utf-8")
     with pytest.raises(SpecError, match="note"):
         load_game(str(spec))
+
+
+@pytest.mark.parametrize("flor", [False, True])
+def test_teg_reads_in_english_throughout(flor: bool) -> None:
+    """teg gives every note and doc in English beside its Spanish (`{es: ..., en: ...}`): its
+    English rulebook, with or without flor, borrows no note, and each note it prints is English."""
+    text = render(load_game("teg", flor=flor), language="en")
+    assert MARK["en"] not in text
+    notes = [line for line in text.splitlines() if line.startswith("_Note:_ ")]
+    assert len(notes) >= 10
+    assert "_Note:_ The rulebook does not say when the match ends; it ends as soon as a team reaches the points." \
+        in notes
+    assert all(language_of(line) in ("en", None) for line in notes), [
+        line for line in notes if language_of(line) not in ("en", None)]
+
+
+def test_teg_gives_every_note_in_spanish_and_english() -> None:
+    """Every note and doc teg writes is a mapping with both languages (a new one must be too)."""
+    raw = yaml.safe_load((BASE.parents[1] / "teg.yaml").read_text(encoding="utf-8"))
+    single = [".".join(map(str, path)) for path, value in prose(raw)
+              if not (isinstance(value, dict) and {"es", "en"} <= set(value))]
+    assert not single, single

@@ -136,8 +136,8 @@ def test_tie_rules_in_words() -> None:
 
 def test_formulas_read_as_sentences_under_the_chosen_options() -> None:
     """A formula with an option in it is read as it is at the table, in words."""
-    text = english("board")
-    assert "**falta envido** (worth what the leading team lacks to win the match)" in text
+    text = english("board")            # the board names the falta envido "Match envido"
+    assert "**Match envido** (worth what the leading team lacks to win the match)" in text
     assert "the other team scores what the hand is worth at that moment" in text
     envido = section(english("teg"), "The envido: calls and what they pay")
     assert ("It may be opened when it is the first trick, the player has not played a card yet and no stake "

@@ -297,3 +297,11 @@ def test_hover_an_option_whose_doc_is_written_per_language(tmp_path):
     body = features.hover(a, line, char).contents.value
     assert "en: All three tricks tied" in body and "es: Las tres bazas pardas" in body
     assert "{'en'" not in body
+
+
+def test_under_a_when_entry_set_the_base_entries_and_calls_complete(tmp_path):
+    text = ("extends: teg\nname: house\nwhen:\n  four:\n    if: \"options.players == 4\"\n    set:\n"
+            "      contests:\n        flor:\n          calls:\n            flor: {after: [], }\n            \n")
+    a, _ = _variant(tmp_path, text)
+    assert {"contraflor", "contraflor_al_resto"} <= set(_labels(a, text, "}\n            "))
+    assert set(_labels(a, text, "after: [")) == {"flor", "contraflor", "contraflor_al_resto"}

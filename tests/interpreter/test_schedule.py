@@ -174,3 +174,35 @@ def test_a_duel_shows_nobody_the_cards_of_its_seats(game, seed: int) -> None:
         b.apply(action)
         if shows_hidden(a, hidden) or shows_hidden(b, hidden):
             break
+
+
+
+ROUND = (("7o", "6c", "4b"), ("3o", "5c", "12b"), ("2c", "6b", "11o"), ("1c", "4o", "10b"),
+         ("7c", "5b", "12o"), ("6o", "4c", "11c"))
+DUEL = (("4o", "5o", "1b"), (), (), ("7c", "6c", "3b"), (), ())
+
+
+@pytest.mark.parametrize("check, seats_next", [("hand", list(range(6))), ("round", [1, 4])])
+def test_check_hand_stops_a_round_as_soon_as_its_condition_fails(tmp_path: Path, check: str,
+                                                                 seats_next: list[int]) -> None:
+    """`check: hand` asks the condition before every hand: a team that completes its malas (20)
+    in the first duel ends the round's duels, and the whole table plays the next hand ("Truco
+    Uruguaio (ou Truco de Amostra)": 'quando um trio completa os seus 15 "malos", não há mais
+    jogadas em "testa"'); `check: round` deals the second duel all the same."""
+    spec = tmp_path / f"check_{check}.yaml"
+    spec.write_text(f"extends: {SPECS / 'uruguayo.yaml'}\nname: check_{check}\n"
+                    f"schedule:\n  check: {check}\n", encoding="utf-8")
+    game = load_game(str(spec), players=6)
+    deals = [Deal(ROUND, "1e"), Deal(DUEL, "1e"), Deal(ROUND, "1e"), Deal(ROUND, "1e")]
+    st = game.new_match(deals=deals, score=[18, 10])
+    for action in ("0 play 7o", "1 fold"):                   # the redondilla: 19 to 10
+        seat, text = action.split(" ", 1)
+        st.apply(text, seat=int(seat))
+    st.next_hand()
+    assert (st.hand_format, st.seats) == ("pico_a_pico", [0, 3])
+    for action in ("3 play 3b", "0 play 1b", "0 play 5o", "3 fold"):   # the first duel: 20 to 10
+        seat, text = action.split(" ", 1)
+        st.apply(text, seat=int(seat))
+    assert st.score == [20, 10] and st.hand_over
+    st.next_hand()
+    assert st.seats == seats_next

@@ -317,3 +317,39 @@ def test_a_sena_is_seen_by_whom_the_spec_says(devices, live_server, spec, oppone
         lines = page.evaluate(LOG_LINES)
         assert any(said in line for line in lines) == opponents_see, (seat, lines)
     assert any(said in line for line in pages[sender].evaluate(LOG_LINES))
+
+
+def test_the_pico_a_pico_shows_the_facing_pair_and_who_sits_out(page, live_server, shots) -> None:
+    """uruguayo at six players: a redondilla, then each seat against the seat facing it ("Reglamento
+    Oficial del Truco": 'jugando individualmente cada jugador con su contrario, sentado en lugar
+    opuesto'). In the human's duel the four others sit out, greyed and tagged, the opponent across
+    the table is tagged as facing, the status names the pair, and the seat to act is one of the
+    two; the log names the pair of every duel, and the duels the human sits out say so."""
+    match = open_match(page, live_server, "uruguayo", seed=11, players=6)
+    own_duels = 0
+    for _ in range(300):
+        obs = synced(page, match)
+        if obs["match_over"] or obs["hand_number"] > 4:
+            break
+        if len(obs["playing"]) == 2:
+            own_duels += 1
+            assert 0 in obs["playing"]                     # the page rests only where seat 0 acts
+            facing = next(s for s in obs["playing"] if s != 0)
+            assert facing == 3
+            check_board(page, match, obs)
+            out = page.locator("#seats .seat.sits-out").evaluate_all("els => els.map(e => e.dataset.seat)")
+            assert sorted(out) == ["1", "2", "4", "5"]
+            across = page.locator(f'#seats .seat[data-seat="{facing}"]')
+            assert "faces you" in across.locator(".tags").inner_text()
+            assert "pos-6-3" in across.get_attribute("class")          # across the table
+            acting = page.locator("#seats .seat.to-act").evaluate_all("els => els.map(e => e.dataset.seat)")
+            assert acting == ([] if obs["to_act"] == 0 else [str(obs["to_act"])])
+            assert page.locator("#status").inner_text().startswith("Pico a pico: You against Seat 3.")
+            if own_duels == 1:
+                page.screenshot(path=str(shots / "uruguayo-6-pico.png"))
+        press(page, match, choose(obs))
+    lines = page.evaluate(LOG_LINES)
+    duels = [line for line in lines if "Pico a pico:" in line]
+    assert own_duels and len(duels) == 3, lines
+    assert sum("you sit this hand out" in line for line in duels) == 2
+    assert any(line.endswith("Pico a pico: You against Seat 3") for line in duels)

@@ -2,8 +2,8 @@
 
 analysis.py checks a buffer from its unsaved text, context.py reads where the cursor is,
 features.py answers completion, hover, definition, references and code actions (refs.py
-finds where the spec's structure uses a name), server.py speaks LSP (pygls, the `lsp` extra)
-over stdio.
+finds where the spec's structure uses a name, cases.py completes a conformance case file),
+server.py speaks LSP (pygls, the `lsp` extra) over stdio.
 """
 from __future__ import annotations
 

@@ -116,12 +116,31 @@ def context_at(text: str, line: int, char: int) -> Context:
     path = parents(lines, line, _indent(current) if in_list else indent)
     m = KEY.match(stripped)
     if m is None:
+        if in_list and path and _opens(stripped):    # `- {reject: …`: a flow item open at the cursor
+            return _flow(path[:-1], path[-1], stripped, indent)
         if in_list:       # `- item` under a key: the value of the key above
             return Context(path[:-1], path[-1] if path else None, stripped, True, indent)
         return Context(path, None, stripped, False, indent)
     key = _unquote(m.group("key"))
     rest = stripped[m.end():]
     return _flow(path, key, rest, indent)
+
+
+def _opens(text: str) -> bool:
+    """Whether a value opens a flow collection left open at its end (quotes aside)."""
+    if text[:1] not in "{[":
+        return False
+    depth, quote = 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth > 0
 
 
 def _flow(path: tuple[str, ...], key: str, rest: str, indent: int) -> Context:

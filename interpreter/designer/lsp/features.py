@@ -5,6 +5,7 @@ the server only routes requests here, so the tests may call them directly too.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -24,13 +25,14 @@ from rulespec.vocabulary import (
     SCOPE_WORDS,
     SITE_SCOPES,
     SITE_WORDS,
+    Type,
     site_of,
 )
 from rulespec.yamlload import Located, load_yaml
 
 from interpreter.designer.lsp import refs
 from interpreter.designer.lsp.analysis import ENGINE_ERRORS, Analysis, value_at, word_at
-from interpreter.designer.lsp.context import Context, context_at, flow_start
+from interpreter.designer.lsp.context import KEY, Context, context_at
 
 PROSE_KEYS = ("source", "note", "doc", "title")
 ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
@@ -161,11 +163,22 @@ def card_place(a: Analysis, ctx: Context) -> str | None:
     if isinstance(node, dict) and node.get("$ref") == CARD_VALUE:
         return "ranks"
     if path[:1] == ("options",) and len(path) == 3 and path[2] == "values" and ctx.in_list:
-        values = [str(v) for v in (options_of(a).get(path[1]) or {}).get("values") or []]
-        deck = set(cards_of(a)) | set(ranks_of(a))
-        if values and all(v in deck for v in values):
-            return "cards"
+        return "cards" if _card_valued(a, str(path[1]), ctx.text.strip("\"'")) else None
     return None
+
+
+def _card_valued(a: Analysis, option: str, typing: str) -> bool:
+    """Whether an option's values may be cards: every value known of it but the one being typed
+    (its values and default, in this file and its base) is a card or a rank of the deck. An
+    option with no value known yet may be one, so its first value completes the deck too."""
+    known: list[Any] = []
+    for data in (_data(a), a.base.data if a.base is not None else None):
+        node = value_at(data, ("options", option))
+        if isinstance(node, dict):
+            known += [v for v in node.get("values") or [] if v is not None]
+            known += [node["default"]] if node.get("default") is not None else []
+    deck = set(cards_of(a)) | set(ranks_of(a))
+    return all(str(v) in deck for v in known if str(v) != typing)
 
 
 def declarations(a: Analysis, word: str) -> list[tuple]:
@@ -197,7 +210,8 @@ def _item(label: str, kind: lsp.CompletionItemKind, detail: str = "", doc: str =
 
 def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
     if a.case:
-        return list(_case(a, line, char))
+        from interpreter.designer.lsp import cases  # it completes from this module's helpers
+        return list(cases.completion(a, line, char))
     ctx = context_at(a.text, line, char)
     if ctx.key is None:
         return list(_keys(a, ctx))
@@ -220,35 +234,18 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
                 seen.add(key)
                 yield _item(key, lsp.CompletionItemKind.Property, _docs(sub).split(" — ")[0], _docs(sub),
                             f"{key}: ")
+    if ctx.path == () and not present:         # an empty file may also begin a case file
+        yield _item("spec", lsp.CompletionItemKind.Module, "a conformance case file: the spec its cases are about",
+                    "Begins a conformance case file (docs/conformance.md), not a spec.", "spec: ")
     entries: list[str] = []                     # entries of the base the file may override
     for data in (_data(a), a.base.data if a.base is not None else None):
-        found = value_at(data, ctx.path)        # (a key just typed, still empty, removes the base's)
-        entries += list(found) if isinstance(found, dict) else []
+        for path in dict.fromkeys((ctx.path, _spec_path(ctx.path))):     # under a `when`'s set, the spec's
+            found = value_at(data, path)        # (a key just typed, still empty, removes the base's)
+            entries += list(found) if isinstance(found, dict) else []
     if entries:
         for key in dict.fromkeys(entries):
             if key not in present and key not in seen:
                 yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
-
-
-_CARD_ARGUMENT = re.compile(r"\b(?:play|cover)\s+\w*$")
-_ACTION = re.compile(r"^\s*-\s+(?:\{\s*reject:\s*|reject:\s*)?\d+\s+\w*$")
-_DEALT = re.compile(r"\b(?:hands|vira)\s*:[^:]*$")
-
-
-def _case(a: Analysis, line: int, char: int) -> Iterator[lsp.CompletionItem]:
-    """In a conformance case file: the spec's cards where a hand, a vira or a played card is
-    written, its verbs and calls where an action names one."""
-    lines = a.text.split("\n")
-    before = lines[line][:char] if line < len(lines) else ""
-    ctx = context_at(a.text, line, char)
-    joined = flow_start(lines + [""], line, char)[1]
-    if _CARD_ARGUMENT.search(before) or ctx.key in ("hands", "vira") or _DEALT.search(joined):
-        yield from _deck(a, "cards_only")
-    elif _ACTION.search(before):
-        game = _game(a)
-        verbs = sorted(game.verbs) + list(game.aliases) if game is not None else []
-        for verb in dict.fromkeys(verbs + list(calls_of(a))):
-            yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb or call of the spec")
 
 
 def _deck(a: Analysis, place: str) -> Iterator[lsp.CompletionItem]:
@@ -277,8 +274,9 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     if ctx.key == "after":
         names: list[str] = []
         for data in (_data(a), a.base.data if a.base else None, a.own.data if a.own else None):
-            found = value_at(data, ctx.path[:-1])
-            names += list(found) if isinstance(found, dict) else []
+            for calls in dict.fromkeys((ctx.path[:-1], _spec_path(ctx.path[:-1]))):
+                found = value_at(data, calls)
+                names += list(found) if isinstance(found, dict) else []
         for name in dict.fromkeys(names):
             if name not in PROSE_KEYS:
                 yield _item(name, lsp.CompletionItemKind.Function, "a call of this contest")
@@ -299,9 +297,19 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
             yield _item(json.dumps(v) if isinstance(v, bool) else str(v), lsp.CompletionItemKind.EnumMember,
                         f"a value of {ctx.path[1]}")
         return
-    if ctx.path == ("verbs",):
+    if ctx.path == ("verbs",):          # an alias stands for a verb, a call, an annulment or the signal verb
         for verb in COMMON_VERBS + CARD_VERBS:
             yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb")
+        data = _data(a)
+        for call in calls_of(a):
+            if call not in PROSE_KEYS:
+                yield _item(call, lsp.CompletionItemKind.Function, "a call")
+        for name in data.get("annul") or {}:
+            if name not in PROSE_KEYS:
+                yield _item(name, lsp.CompletionItemKind.Function, "an annulment")
+        signals = data.get("signals")
+        if isinstance(signals, dict):
+            yield _item(str(signals.get("verb", "signal")), lsp.CompletionItemKind.Function, "the signal verb")
         return
     node = schema_at(path)
     if node is not None:
@@ -348,6 +356,9 @@ def _formula(a: Analysis, site: Any, text: str) -> Iterator[lsp.CompletionItem]:
             yield _item(name, lsp.CompletionItemKind.Function, f"({args}) -> {f.result.value} — {f.scope.value}",
                         f.doc, f"{name}(")
     yield _item("options", lsp.CompletionItemKind.Module, "options.NAME: a table option's value", insert="options.")
+    if site.type == Type.CONDITION:         # `blind: true`: a condition may be a constant
+        for word, holds in (("true", "always"), ("false", "never")):
+            yield _item(word, lsp.CompletionItemKind.Keyword, f"a condition that {holds} holds")
 
 
 # -- hover ----------------------------------------------------------------------------------
@@ -382,6 +393,11 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
             parts.append(f"**{word}**({args}) -> {f.result.value}, {f.scope.value}\n\n{f.doc}")
         if site is not None and not parts:
             parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
+        key = KEY.match(lines[line])
+        if key is not None and key.start("key") == start and ctx.key == word and not a.case and not any(
+                p.startswith(("**option", "**call")) for p in parts):     # a key: what the schema says of it
+            docs = _docs(schema_at(ctx.value_path) or {})
+            parts += [f"**{word}**: {docs}"] if docs else []
         if word in cards_of(a):
             parts += _hover_card(a, word)
         elif word in ranks_of(a) and card_place(a, context_at(a.text, line, start)) in ("cards", "ranks"):
@@ -415,11 +431,12 @@ def _hover_call(a: Analysis, word: str) -> list[str]:
     path = calls_of(a)[word]
     where = "the stake" if path[0] == "stakes" else f"contest {path[1]}"
     out = [f"**call {word}** of {where}"]
+    node = value_at(_data(a), path)
+    if isinstance(node, dict) and node.get("worth") is not None:
+        out.append(f"worth: `{node['worth']}`")
     table = _payoffs(a)
     if table is None:
-        node = value_at(_data(a), path) or {}
-        out.append(f"worth: `{node.get('worth')}`" if isinstance(node, dict) else "")
-        return ["\n\n".join(x for x in out if x)]
+        return ["\n\n".join(out)]
     from interpreter.designer.payoffs import show
     for step in table.ladder:
         if step.call == word:
@@ -602,7 +619,16 @@ def _tree_of(path: Path, text: str) -> Located | None:
 
 # -- code actions ---------------------------------------------------------------------------
 
-_MEANT = re.compile(r"'([^']+)'[^']*\(did you mean '([^']+)'\?\)")
+_MEANT = re.compile(r"\(did you mean '([^']+)'\?\)")
+_QUOTED = re.compile(r"'([^']+)'")
+
+
+def _misspelt(message: str, right: str, line: str) -> str | None:
+    """The word a "did you mean" finding is about: of the words it quotes before the hint and
+    the line writes, the one nearest the hint ('flr' in "'flr' is not a call of contest 'flor'")."""
+    words = [w for w in _QUOTED.findall(message[:message.find("(did you mean")])
+             if w != right and re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line)]
+    return max(words, key=lambda w: difflib.SequenceMatcher(None, w, right).ratio(), default=None)
 
 
 def code_actions(a: Analysis, uri: str, rng: lsp.Range,
@@ -611,9 +637,10 @@ def code_actions(a: Analysis, uri: str, rng: lsp.Range,
     lines = a.text.split("\n")
     for d in diagnostics:
         m = _MEANT.search(d.message)
-        if m and d.range.start.line < len(lines):
-            wrong, right = m.groups()
-            n = d.range.start.line
+        n = d.range.start.line
+        right = m.group(1) if m else ""
+        wrong = _misspelt(d.message, right, lines[n]) if m and n < len(lines) else None
+        if wrong is not None:
             hits = list(re.finditer(rf"(?<!\w){re.escape(wrong)}(?!\w)", lines[n]))
             if hits:
                 hit = min(hits, key=lambda h: abs(h.start() - d.range.start.character))

@@ -3,10 +3,14 @@
 A name is referenced where the spec's structure uses it: a call in `after:` lists and in
 `called('…')`-like arguments of a formula, a contest in `cancels:` and `idle('…')`, a hand
 value in a contest's `value:`, an option as `options.NAME` in a formula, an option's value
-in its `values`, its `default` and in `options.NAME == '…'`. Formulas are parsed (rulespec.dsl)
-and located by offset, so a word spelled alike in a note, a source quote or a comment is no
-reference. Each file of the `extends` chain is read on its own, so every use is found where it
-is written.
+in its `values`, its `default` and in `options.NAME == '…'`; a call or an annulment (both
+are verbs) as the verb a `verbs:` alias stands for; a call, annulment, hand value, option or
+special hand as a key of its `display` labels. `when:` entries are named nowhere else: an
+entry is declared in each file that writes it (a variant's entry merges with its base's of
+the same name), as a special hand or an annulment is also declared by a `when` entry's `set`.
+Formulas are parsed (rulespec.dsl) and located by offset, so a word spelled alike in a note,
+a source quote or a comment is no reference. Each file of the `extends` chain is read on its
+own, so every use is found where it is written.
 """
 from __future__ import annotations
 
@@ -24,8 +28,8 @@ from rulespec.yamlload import Located, NodePath, load_yaml
 
 @dataclass(frozen=True)
 class Target:
-    """What a name stands for: `kind` is call, contest, value, option or choice (an option's
-    value, `option` naming the option)."""
+    """What a name stands for: `kind` is call, contest, value, option, choice (an option's
+    value, `option` naming the option), special_hand, annulment or when (a `when:` entry)."""
 
     kind: str
     name: str
@@ -39,8 +43,13 @@ class Use:
     declaration: bool
 
 
-DECLARED = {"options": "option", "contests": "contest", "values": "value"}
+DECLARED = {"options": "option", "contests": "contest", "values": "value", "special_hands": "special_hand",
+            "annul": "annulment", "when": "when"}
 """The top-level mappings whose entries are declarations, and what each declares."""
+
+
+PROSE = ("source", "note")
+"""Keys of a declaring mapping that are no entry of it."""
 
 
 def _set_path(path: NodePath) -> NodePath:
@@ -55,9 +64,14 @@ def declares(path: NodePath) -> Target | None:
         return Target("call", str(p[2]))
     if len(p) == 4 and p[0] == "contests" and p[2] == "calls":
         return Target("call", str(p[3]))
-    if len(p) == 2 and p[0] in DECLARED and (p[0] != "options" or path == p):
+    if len(p) == 2 and p[0] in DECLARED and p[1] not in PROSE and (p[0] != "options" or path == p):
         return Target(DECLARED[str(p[0])], str(p[1]))
     return None
+
+
+LABELLED = {"calls": ("call", "annulment"), "values": ("value",), "options": ("option",),
+            "hands": ("special_hand",)}
+"""What the keys of a `display` language's label mappings name (a `calls` label may be a verb's)."""
 
 
 def _walk(data: Any, path: NodePath = ()) -> Iterator[tuple[NodePath, Any]]:
@@ -79,6 +93,8 @@ def uses(tree: Located) -> Iterator[tuple[Target, Loc, bool]]:
         key = tree.key_locs.get(path)
         if target is not None and key is not None:
             yield target, key, True
+        if len(path) == 4 and path[0] == "display" and path[2] in LABELLED and key is not None:
+            yield from ((Target(kind, str(path[3])), key, False) for kind in LABELLED[str(path[2])])
         p = _set_path(path)
         loc = tree.locs.get(path)
         if loc is None:
@@ -89,6 +105,8 @@ def uses(tree: Located) -> Iterator[tuple[Target, Loc, bool]]:
             yield Target("choice", _text(value), str(p[1])), loc, False
         elif len(p) >= 2 and p[-2] == "after" and isinstance(p[-1], int) and isinstance(value, str):
             yield Target("call", value), loc, False
+        elif len(p) == 2 and p[0] == "verbs" and p[1] not in PROSE and isinstance(value, str):
+            yield from ((Target(kind, value), loc, False) for kind in ("call", "annulment"))
         elif len(p) == 4 and p[0] == "contests" and p[2] == "cancels" and isinstance(value, str):
             yield Target("contest", value), loc, False
         elif len(p) == 3 and p[0] == "contests" and p[2] == "value" and isinstance(value, str):

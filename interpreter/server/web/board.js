@@ -21,6 +21,7 @@ const board = {
   queue: [], playing: false, busy: false, latest: null,
   shown: { cards: [], done: false, win: null },       // the trick drawn on the table
   hand: null,                                          // what the hand in play has told this seat
+  formats: {},                                         // hand number → its schedule format's name
   foldArmed: false,
 };
 
@@ -330,6 +331,9 @@ function tell(event, past) {
   if (t === "deal") {
     newHand(event.hand);
     line = `Hand ${event.hand}: ${who(event.dealer)} dealt${event.turned ? `, turned ${cardName(event.turned)}` : ""}`;
+    if (event.format) board.formats[event.hand] = event.format;
+    const duelLine = duel(event.hand, event.playing || []);
+    if (duelLine) line += ` — ${duelLine}`;
   } else if (t === "hand") line = `Your cards: ${event.cards.map(cardName).join(", ")}`;
   else if (t === "action" && (event.action === "announce" || event.action === "good")) line = null;
   else if (t === "action") {
@@ -438,6 +442,15 @@ function who(seat) {
   if (seat === board.seat) return "You";
   const partner = board.game.team_of[seat] === board.game.team_of[board.seat];
   return `Seat ${seat}${partner ? " (partner)" : ""}`;
+}
+
+// A hand only some seats play (a schedule's format, one seat against the seat facing it): who
+// faces whom, and whether this seat sits it out; "" for a hand of the whole table.
+function duel(hand, playing) {
+  if (!playing.length || playing.length >= board.game.players) return "";
+  const format = (board.formats[hand] || "one against one").replaceAll("_", " ");
+  const pair = playing.map(who).join(" against ");
+  return `${format[0].toUpperCase()}${format.slice(1)}: ${pair}${playing.includes(board.seat) ? "" : "; you sit this hand out"}`;
 }
 
 function side(team) {
@@ -605,12 +618,16 @@ function drawSeats(obs) {
     el.className = `seat pos-${obs.players}-${position(seat, obs.players)}`;
     el.dataset.seat = String(seat);
     if (obs.to_act === seat) el.classList.add("to-act");
+    const out = !obs.playing.includes(seat);
+    const faces = !out && obs.playing.length === 2 && obs.playing.includes(board.seat);
+    if (out) el.classList.add("sits-out");
     const nameEl = document.createElement("div");
     nameEl.className = "who";
     const { bot, claimed } = seatOf(seat);
     const partner = board.game.team_of[seat] === board.game.team_of[board.seat];
     nameEl.textContent = `Seat ${seat}`;
-    const tags = [partner ? "partner" : "", bot ? bot : claimed ? "" : "invited", seat === obs.dealer ? "deals" : "", seat === obs.mano ? "leads" : ""].filter(Boolean);
+    const tags = [partner ? "partner" : "", bot ? bot : claimed ? "" : "invited", seat === obs.dealer ? "deals" : "", seat === obs.mano ? "leads" : "",
+      out ? "sits out" : "", faces ? "faces you" : ""].filter(Boolean);
     const tag = document.createElement("div");
     tag.className = "tags";
     tag.textContent = tags.join(" · ");
@@ -785,7 +802,8 @@ function drawStatus(obs) {
   } else if (obs.to_act !== null) {
     text = obs.to_act === board.seat ? "Your turn." : `${who(obs.to_act)} to play.`;
   }
-  $("#status").textContent = `${text} Hand ${obs.hand_number}, worth ${obs.hand_worth}.`;
+  const duelLine = duel(obs.hand_number, obs.playing);
+  $("#status").textContent = `${duelLine ? `${duelLine}. ` : ""}${text} Hand ${obs.hand_number}, worth ${obs.hand_worth}.`;
 }
 
 // -- acting ------------------------------------------------------------------------------
