@@ -84,3 +84,12 @@ def test_report_text_lists_interpretations(capsys: pytest.CaptureFixture[str], m
     text = "\n".join(lines)
     assert "option combinations checked" in text and "states" in text and " s" in text
     assert "interpretation choices" in text and "three_pardas = nobody (nobody | mano)" in text
+
+
+@pytest.mark.parametrize("name", ["teg", "uruguayo", "vanikar", "paulista"])
+def test_every_deal_is_walked_under_every_combination(name: str) -> None:
+    """At six players with flor, a comparison of every seat's value is one question of the
+    abstract deal, not one per seat: every combination of these specs fits the walk over every
+    deal, and none falls back to chosen deals."""
+    r = report(name)
+    assert r.sampled == [] and r.samples == []
