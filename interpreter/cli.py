@@ -96,7 +96,7 @@ def cmd_check(args: argparse.Namespace, console: Console) -> int:
     if args.resolved:
         return print_resolved(args.specs)
     return check_specs(args.specs, console, as_json=args.json, report=args.report, cases=args.cases,
-                       exhaustive=not args.no_explore, fixed=parse_options(args.option))
+                       exhaustive=not args.no_explore, fixed=parse_options(args.option), jobs=args.jobs)
 
 
 def cmd_specs(args: argparse.Namespace, console: Console) -> int:
@@ -116,6 +116,23 @@ def cmd_schema(args: argparse.Namespace, console: Console) -> int:
     from rulespec.schema import SCHEMA, partial_schema
     print(json.dumps(partial_schema(SCHEMA) if args.partial else SCHEMA, indent=2, ensure_ascii=False))
     return 0
+
+
+def positive_int(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return number
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity, where the system tells it)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
 def parser() -> argparse.ArgumentParser:
@@ -156,6 +173,9 @@ def parser() -> argparse.ArgumentParser:
                    help="print each spec as `extends` merged it, every node with the file:line it came from")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="check only under this value of a table option (repeatable)")
+    p.add_argument("-j", "--jobs", type=positive_int, default=available_cores(), metavar="N",
+                   help="processes that walk option combinations side by side (default: the cores "
+                        "this process may use)")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("specs", help="list the bundled specs and their options")

@@ -12,8 +12,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import multiprocessing
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -253,9 +254,11 @@ def _options_text(combo: Combo) -> str:
     return ", ".join(f"{k}={json.dumps(v) if isinstance(v, bool) else v}" for k, v in combo.items())
 
 
-def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | None = None) -> Report:
+def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | None = None,
+             jobs: int = 1) -> Report:
     """Every finding for one spec (a bundled name or a path), and the checker's figures;
-    `fixed` options are checked under the given value only."""
+    `fixed` options are checked under the given value only; `jobs` processes walk the option
+    combinations side by side."""
     report = Report(name)
     start = time.perf_counter()
     try:
@@ -266,14 +269,14 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
     except SpecError as err:
         report.findings = [Finding(d, LOAD) for d in err.diagnostics]
         return report
-    diagnose_source(source, report, exhaustive, fixed)
+    diagnose_source(source, report, exhaustive, fixed, jobs=jobs)
     report.seconds = time.perf_counter() - start
     return report
 
 
 def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
                     fixed: Mapping[str, object] | None = None, play: bool = True,
-                    base: Located | None = None) -> Report:
+                    base: Located | None = None, jobs: int = 1) -> Report:
     """The findings of a loaded spec into `report`. Without `play`, no hand is played (no
     payoffs, no exhaustive pass) and only combinations that use every option value at least
     once are built and compiled: the quick pass an editor runs as the designer types.
@@ -295,6 +298,7 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
     if not play:
         combos = each_value(options)                  # every option value at least once
     explored = {_key(c) for c in pairwise(options)} if exhaustive else set()
+    todo: list[tuple[Game, Combo, bool]] = []           # and whether an error was found before it
     for combo in combos:
         report.checked += 1
         game = _build(source, combo, found)
@@ -302,13 +306,55 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
             continue
         if _check_payoffs(game, combo, found) or _key(combo) not in explored:
             continue
-        report.stopped = any(f.diagnostic.severity == "error" for f in found.found.values())
-        if not report.stopped:          # a spec with an error is fixed first, then explored
-            report.explored += 1
-            report.covered.append(combo)
-            _explore(game, combo, found, report)
+        todo.append((game, combo, _has_error(found)))
+    walks = _explorations([game for game, _, _ in todo], jobs)
+    erred = False
+    for (game, combo, before), walked in zip(todo, walks, strict=True):
+        report.stopped = before or erred
+        if report.stopped:              # a spec with an error is fixed first, then explored
+            break
+        report.explored += 1
+        report.covered.append(combo)
+        erred = _explore(game, combo, walked, found, report)
+    walks.close()
     report.findings = found.ranked(report.checked)
     return report
+
+
+def _has_error(found: _Collector) -> bool:
+    return any(f.diagnostic.severity == "error" for f in found.found.values())
+
+
+_FORKED: list[Game] = []
+"""The games a pool of forked processes explores: inherited by each process, not pickled
+(a compiled game holds closures)."""
+
+
+def _explorations(games: list[Game], jobs: int) -> Generator[Exploration | str, None, None]:
+    """Each game's exhaustive pass (or why it failed), in order, computed as it is asked for;
+    with `jobs` > 1, that many forked processes walk the next games meanwhile: the option
+    combinations are independent, and each walk is hundreds of thousands of states."""
+    if jobs <= 1 or len(games) < 2:
+        for game in games:
+            yield _walked(game)
+        return
+    _FORKED[:] = games
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(games))) as pool:
+            yield from pool.imap(_walked_at, range(len(games)))
+    finally:
+        _FORKED.clear()
+
+
+def _walked(game: Game) -> Exploration | str:
+    try:
+        return explore(game)
+    except ENGINE_FAILURES as err:
+        return f"the exhaustive pass fails: {err}"
+
+
+def _walked_at(index: int) -> Exploration | str:
+    return _walked(_FORKED[index])
 
 
 def _key(combo: Combo) -> tuple:
@@ -447,13 +493,11 @@ def _violation(v: Violation, severity: Severity = "error") -> Diagnostic:
 # -- the exhaustive pass ------------------------------------------------------------------
 
 
-def _explore(game: Game, combo: Combo, found: _Collector, report: Report) -> None:
-    try:
-        ex: Exploration = explore(game)
-    except ENGINE_FAILURES as err:
-        found.add(Diagnostic("error", game.spec.tricks.span.loc, "$", f"the exhaustive pass fails: {err}"),
-                  EXPLORE, combo)
-        return
+def _explore(game: Game, combo: Combo, ex: Exploration | str, found: _Collector, report: Report) -> bool:
+    """One combination's walk into the findings and figures; whether it found an error."""
+    if isinstance(ex, str):
+        found.add(Diagnostic("error", game.spec.tricks.span.loc, "$", ex), EXPLORE, combo)
+        return True
     for v in ex.violations:
         found.add(_violation(v), EXPLORE, combo, v.witness, v.expect, v.detail)
     if ex.cut:
@@ -470,6 +514,7 @@ def _explore(game: Game, combo: Combo, found: _Collector, report: Report) -> Non
     if not ex.every_deal:
         report.sampled.append(combo)
         report.samples += [s for s in ex.samples if s not in report.samples]
+    return bool(ex.violations)                      # every violation is an error
 
 
 # -- output -------------------------------------------------------------------------------
@@ -555,9 +600,9 @@ def print_resolved(names: list[str]) -> int:
 
 def check_specs(names: list[str], console: Console, as_json: bool = False, report: bool = False,
                 cases: str | None = None, exhaustive: bool = True,
-                fixed: Mapping[str, object] | None = None) -> int:
+                fixed: Mapping[str, object] | None = None, jobs: int = 1) -> int:
     """Check each spec; exit 0 when all are clean, 1 with findings, 2 for unusable input."""
-    reports = [diagnose(name, exhaustive, fixed) for name in names]
+    reports = [diagnose(name, exhaustive, fixed, jobs) for name in names]
     if cases:
         for r in reports:
             for path in write_cases(r, Path(cases)):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rulespec.load import open_spec
 
+from interpreter.cli import main
 from interpreter.designer.check import diagnose, write_cases
 from interpreter.designer.explore import Keys, canonical, explore, fork, sample_deals
 from interpreter.designer.replay import replay
@@ -116,3 +118,33 @@ def test_a_finding_replays_as_a_conformance_case(tmp_path: Path) -> None:
     (path,) = write_cases(report, tmp_path)
     result = replay([path])
     assert (result.passed, result.failed, result.invalid) == (1, 0, [])
+
+
+def _figures(r: Any) -> tuple[Any, ...]:
+    return ([str(f.diagnostic) for f in r.findings], r.explored, r.covered, r.states, r.transitions,
+            r.choices, r.longest, r.sampled, r.stopped)
+
+
+def test_combinations_walked_side_by_side_give_the_same_report(tmp_path: Path) -> None:
+    """`truco check --jobs 2` walks option combinations in forked processes: the report is the
+    one a single process gives, figures, findings and coverage alike."""
+    fixed = {"target": 30, "flor": False}
+    assert _figures(diagnose("teg", fixed=fixed, jobs=2)) == _figures(diagnose("teg", fixed=fixed, jobs=1))
+
+
+def test_a_finding_stops_the_walks_after_it_whatever_the_jobs(tmp_path: Path) -> None:
+    """A spec with an error is fixed first, then explored: after the first combination that
+    finds one, no later one is walked, however many processes walk them."""
+    spec = tmp_path / "choke.yaml"
+    spec.write_text("extends: teg\ncontests:\n  envido:\n    count:\n      good: \"not can_beat\"\n"
+                    "      announce: \"not opponent_announced\"\n      source: \"a house rule\"\n")
+    one, two = (diagnose(str(spec), fixed={"flor": False, "target": 30}, jobs=jobs) for jobs in (1, 2))
+    assert one.stopped and one.explored == 1
+    assert _figures(two) == _figures(one)
+
+
+def test_jobs_must_be_a_whole_number_of_at_least_one(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["check", "teg", "--jobs", "0"])
+    assert done.value.code == 2
+    assert "expected a whole number of at least 1, got '0'" in capsys.readouterr().err
