@@ -194,7 +194,13 @@ def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) ->
 
 
 def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -> str:
-    """Each condition legal.py checks for a contest call, in the same order, named when it fails."""
+    """Each condition legal.py checks for a contest call, in the same order, named when it fails.
+
+    Only a refused call is asked about, so the last condition that can fail is `allowed:`: with
+    every other one met the call is legal. Past the contest's own waiting call, its chain is a
+    chain of declarations: a chain of calls that is not closed has its last call waiting or its
+    count under way (an answer counts, settles, closes or raises it), both said above; and the
+    call a contest puts off (`suspended`) is always a stake call."""
     cont = g.contest_of_call[name]
     cs = st.contests[cont.index]
     call = cont.calls[name]
@@ -205,13 +211,14 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
     used = [c for c, _ in cs.chain]
     p = st.pending
     if p is not None and p.contest == cont.index:
-        if not (p.call in call.after or (name == p.call and call.declare)):
+        counter = name == p.call and call.declare
+        if not (p.call in call.after or counter):
             return f"{name} cannot answer {p.call}"
+        if not counter and g.team_of[p.caller] == g.team_of[seat]:    # a partner asked by `asks: all`
+            return f"{name} answers the other team's {p.call}, not a partner's"
         if call.max is not None and used.count(name) >= call.max:
             return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
-        if not cont.allowed[name](ctx):
-            return _not_allowed(name, call, g, ctx)
-        return f"{name} cannot answer {p.call} now"
+        return _not_allowed(name, call, g, ctx)
     head = f"{name} may not be called now"
     if p is not None and p.contest is None:       # an interruption of a stake call: its rule, then the window's
         head = f"{name} cannot be the answer to {p.call} now"
@@ -226,19 +233,9 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
     if not cs.chain:
         if not call.opens:
             return f"{name} cannot open the {cont.name}"
-        if not cont.allowed[name](ctx):
-            return _not_allowed(name, call, g, ctx)
-        return f"{name} cannot open the {cont.name} now"
-    if not cont.declares:
-        if not call.opens:
-            return f"{name} cannot follow {cs.chain[-1][0]}"
-        return f"the {cont.name} has already been called in this hand"
+        return _not_allowed(name, call, g, ctx)
     if seat in cs.declared:
         return f"seat {seat} has already declared its {cont.value} in this hand"
-    if st.suspended is not None and st.suspended.contest == cont.index:
-        return f"the {cont.name} waits for an answer to {st.suspended.call}"
-    if call.declare and name in cont.openers:
-        return f"{name} cannot be called now"
     last, last_seat = cs.chain[-1]
     if last not in call.after:
         return f"{name} cannot follow {last}"
@@ -246,9 +243,7 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
         return f"{name} answers the other team's {last}, not a partner's"
     if call.max is not None and used.count(name) >= call.max:
         return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
-    if not cont.allowed[name](ctx):
-        return _not_allowed(name, call, g, ctx)
-    return f"{name} cannot be called now"
+    return _not_allowed(name, call, g, ctx)
 
 
 def _why_closed(st: Match, g: Rules, cont: CompiledContest) -> str:

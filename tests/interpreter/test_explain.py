@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from rulespec.errors import IllegalAction
+
 from interpreter import Deal, load_game
 
 TRUCO = [["1e", "7o", "4c"], ["3e", "2b", "5o"]]
@@ -232,3 +234,181 @@ def test_a_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> None:
         "real_envido is allowed only when the number of envido calls in the chain so far is 0 and the player's "
         "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20] "
         "(house rule: no real envido after an envido, nor from 20 points on)"), reason
+
+
+def _refused(st, action: str, seat: int) -> str:
+    """The reason `action` by `seat` is refused; applying it anyway raises that reason and leaves
+    the state as it was."""
+    before = st.to_json()
+    reason = st.why_illegal(action, seat=seat)
+    assert reason is not None, f"{action} by seat {seat} should be refused"
+    with pytest.raises(IllegalAction) as err:
+        st.apply(action, seat=seat)
+    assert err.value.reason == reason
+    assert st.to_json() == before
+    return reason
+
+
+ELEVEN = """\
+name: casa_once
+title: Paulista whose hand of eleven refuses the truco instead of losing the match for it
+source: "a test's own house rules"
+extends: paulista
+special_hands:
+  eleven:
+    forbid_stakes: refuse
+    source: "house rule: at the hand of eleven a truco is refused, not a lost match"
+"""
+
+
+def test_a_stake_call_a_special_hand_forbids(tmp_path) -> None:
+    """paulista: "À la main du 11, les joueurs ne peuvent pas demander le Truco. S'ils le font, ils
+    perdent automatiquement le jeu." The bundled spec lets the truco be called and lose the match
+    (`forbid_stakes: lose_match`); a house variant that refuses it (`forbid_stakes: refuse`) names the
+    special hand that forbids it."""
+    deal = Deal(tuple(map(tuple, PAULISTA)), "7d")
+    assert _state(("paulista", {"players": 4}), deal, [], score=[11, 3]).why_illegal("truco", seat=0) is None
+    path = tmp_path / "once.yaml"
+    path.write_text(ELEVEN, encoding="utf-8")
+    st = load_game(str(path), {"players": 4}).new_match(seed=0, deals=[deal], score=[11, 3])
+    assert st.special == ["eleven"]
+    assert _refused(st, "truco", 0) == "truco is forbidden in this hand (eleven)"
+
+
+# teg's flor, made optional (a holder may keep it quiet), no longer wiping the envido, and raised
+# al resto only over a contraflor: the chain checks the compulsory flor hides become reachable
+HOUSE_FLOR = """\
+name: casa_flor
+title: A house flor one may keep quiet, that lets the envido stand, raised al resto over a contraflor only
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    cancels: []
+    declaration: optional
+    calls:
+      contraflor_al_resto:
+        after: [contraflor]
+        source: "house rule: the contraflor al resto raises a contraflor only"
+"""
+NO_FLOR_FLOR = [["1e", "7o", "4c"], ["4o", "10o", "11o"]]
+# seats 0 and 2 hold a flor, their opponents none: seat 0's flor asks nobody
+FLOR_PARTNERS = [["7c", "6c", "5c"], ["4e", "6e", "2b"], ["4o", "10o", "11o"], ["1b", "3e", "7b"]]
+
+
+def _house(tmp_path, text: str, players: int, hands, actions: list[str]):
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    deal = hands if isinstance(hands, Deal) else Deal(tuple(map(tuple, hands)))
+    options = {"players": players} | ({"flor": True} if "extends: teg" in text else {})
+    st = load_game(str(path), options).new_match(seed=0, deals=[deal])
+    for a in actions:
+        seat, act = a.split(" ", 1)
+        st.apply(act, seat=int(seat))
+    return st
+
+
+def test_a_declaration_waits_for_a_call_it_does_not_wipe(tmp_path) -> None:
+    """teg: "La flor se canta en la primera baza y mata al envido": a flor may be declared while an
+    envido waits only because it wipes the envido (`cancels: [envido]`). In a house variant where it
+    does not, the waiting envido is answered first, and the reason says the envido waits."""
+    st = _house(tmp_path, HOUSE_FLOR, 2, NO_FLOR_FLOR, ["0 envido"])
+    assert _refused(st, "flor", 1) == "flor cannot be called while envido waits for an answer"
+    assert st.why_illegal("accept", seat=1) is None
+
+
+def test_a_raise_does_not_open_its_contest(tmp_path) -> None:
+    """teg: "Contraflor: la canta el que también tiene flor": a contraflor answers a flor declared,
+    it does not start the flor (`contraflor` has `after: [flor]`, so it does not open). With the flor
+    optional, a holder who tries it first is told so (the bundled teg asks him to declare first)."""
+    st = _house(tmp_path, HOUSE_FLOR, 2, FLOR, [])
+    assert _refused(st, "contraflor", 0) == "contraflor cannot open the flor"
+    assert _state(("teg", {"players": 2, "flor": True}), FLOR, []).why_illegal("contraflor", seat=0) == (
+        "seat 0 holds a flor and must declare it before anything else (" + _flor_source() + ")")
+
+
+def _flor_source() -> str:
+    game = load_game("teg", {"players": 2, "flor": True})
+    return next(c for c in game.contests if c.name == "flor").ir.cited.source
+
+
+def test_a_raise_follows_only_the_calls_it_names(tmp_path) -> None:
+    """A raise follows the calls its `after:` names (teg: "Contraflor al resto" answers a flor or a
+    contraflor). The house rule "the contraflor al resto raises a contraflor only" refuses it over a
+    plain flor, and says which call it cannot follow."""
+    st = _house(tmp_path, HOUSE_FLOR, 4, FLOR_PARTNERS, ["0 flor", "0 play 7c", "1 play 4e"])
+    assert st.pending is None
+    assert _refused(st, "contraflor_al_resto", 2) == "contraflor_al_resto cannot follow flor"
+
+
+def test_a_raise_answers_the_other_team(tmp_path) -> None:
+    """teg: "Contraflor: la canta el que también tiene flor" (a rival's answer to a flor); uruguayo's
+    source: "CantarContraFlor.ok / CantarContraFlorAlResto.ok: only a holder of the other team raises
+    it". Seat 2 may not raise his partner's flor, and the reason says the raise answers the other team."""
+    st = _house(tmp_path, HOUSE_FLOR, 4, FLOR_PARTNERS, ["0 flor", "0 play 7c", "1 play 4e"])
+    assert _refused(st, "contraflor", 2) == "contraflor answers the other team's flor, not a partner's"
+    assert "flor" in st.legal_actions(2)
+
+
+HOUSE_UY = """\
+name: casa_uy
+title: Uruguayo with a flor one may keep quiet
+source: "a test's own house rules"
+extends: uruguayo
+contests:
+  flor:
+    declaration: optional
+"""
+
+
+def test_a_partner_asked_does_not_raise(tmp_path) -> None:
+    """uruguayo: "Cantada una flor, cada uno de los otros que tiene flor la canta enseguida, por turno
+    desde el que cantó, también los compañeros" (`asks: all`), and "only a holder of the other team
+    raises it". Seat 4, asked by his partner's flor, may answer it with his own flor, not with a
+    contraflor; with the flor optional the reason is the raise's, not the compulsory declaration's."""
+    st = _house(tmp_path, HOUSE_UY, 6, UY6, ["0 flor"])
+    assert st.pending is not None and st.pending.answerer == 4
+    assert _refused(st, "contraflor", 4) == "contraflor answers the other team's flor, not a partner's"
+    assert st.legal_actions(4) == ["flor", "fold"]
+
+
+# What the contest checks once ended with: each was reached only when the call is legal, or
+# in a position the engine never makes; the checks before them give the reason.
+
+def test_a_call_of_a_contest_the_table_offers_is_refused_only_by_a_compulsory_declaration() -> None:
+    """teg: "'si hay flor, el envido no se juega' hace obligatoria la flor: quien la tiene la canta
+    antes de cualquier otra cosa". A call whose contest's window, chain and `allowed:` all let it
+    through is legal, unless a compulsory declaration comes first: then that is the reason (and
+    never a vague "cannot open the envido now" / "cannot be called now")."""
+    st = _state(("teg", {"players": 2, "flor": True}), FLOR, [])
+    assert _refused(st, "envido", 0).startswith("seat 0 holds a flor and must declare it before anything else")
+    st = _state(("teg", {"players": 4, "flor": True}), FLOR_PARTNERS, ["0 flor", "0 play 7c", "1 play 4e"])
+    assert _refused(st, "contraflor", 2).startswith("seat 2 holds a flor and must declare it")
+    assert st.why_illegal("flor", seat=2) is None          # a declaration that opens: legal, never refused
+
+
+def test_an_envido_called_again_is_refused_by_the_stage_its_chain_is_at() -> None:
+    """teg: "Envido | 2 puntos | 1 punto; Envido, envido | 4 puntos" (an envido is raised while it
+    waits) and "El envido se canta en la primera baza": a chain of calls that is not over has its last
+    call waiting or its count under way, so the reason is that call or that count (never "the envido
+    has already been called"), then that it is over."""
+    st = _state(T2, ENVIDO, ["0 envido", "1 falta_envido"])
+    assert _refused(st, "real_envido", 0) == "real_envido cannot answer falta_envido"
+    st.apply("accept", seat=0)
+    assert _refused(st, "envido", 0).startswith("the envido count is under way")
+    st.apply("announce", seat=0)
+    st.apply("announce", seat=1)
+    assert _refused(st, "envido", 0) == "the envido is over for this hand: it has been settled"
+
+
+def test_the_call_a_contest_puts_off_is_a_stake_call() -> None:
+    """teg: "El envido ... como respuesta al primer truco va primero ('el envido está primero')": the
+    only call a contest puts off is the truco it interrupts (by a call or by a declaration that
+    asks); a contest call never waits behind another, so no reason names one."""
+    st = _state(T2, TRUCO, ["0 truco", "1 envido"])
+    assert st.suspended is not None and st.suspended.contest is None and st.suspended.call == "truco"
+    assert _refused(st, "real_envido", 1).startswith("envido by seat 1 is waiting for seat 0's answer")
+    st = _state(("teg", {"players": 4, "flor": True}), [["1e", "7o", "4c"], ["4o", "10o", "11o"], ["7c", "6c", "5c"],
+                                                         ["1b", "3e", "7b"]], ["0 truco", "1 flor"])
+    assert st.pending is not None and st.pending.call == "flor" and st.pending.answerer == 2
+    assert st.suspended is not None and st.suspended.contest is None and st.suspended.call == "truco"
