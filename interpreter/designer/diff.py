@@ -22,13 +22,14 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from rulespec import dsl
 from rulespec.ir import Formula, Spec
 from rulespec.load import open_spec
 from rulespec.prose import Prose
 from rulespec.rulebook_i18n import LANGUAGES, Catalog, catalog
 
 from interpreter.designer.payoffs import Payoffs, payoffs, show
-from interpreter.designer.rulebook import call_words, effective, folded, option_name, said, value_words
+from interpreter.designer.rulebook import effective, folded, label_words, option_name, said, value_words
 from interpreter.engine.game import Game
 
 
@@ -59,13 +60,21 @@ def _outcome(t: Catalog, pattern: Sequence[str], result: str) -> tuple[str, str]
     return shown, t(f"diff.result.{result}") if t.has(f"diff.result.{result}") else result
 
 
-def facts(game: Game, t: Catalog, code: bool = False, words: Callable[[str], str] | None = None) -> dict[str, str]:
+Names = Callable[[str, str], str]
+"""How a diff names a call, hand value or special hand: (kind, name) → words."""
+
+
+def facts(game: Game, t: Catalog, code: bool = False, names: Names | None = None) -> dict[str, str]:
     """Every rule of a compiled spec as `label → value`, in the catalog's language; formulas
     and conditions as the rulebook's sentences under the chosen options, followed by their
-    DSL text with `code`. Calls are named by `words` (default: the spec's display words in
-    that language)."""
+    DSL text with `code`. Calls, hand values and special hands are named by `names` (default:
+    the spec's display words in that language)."""
     spec: Spec = game.spec
-    words = words or call_words(spec, t.language)
+    named: Names = names or (lambda kind, name: label_words(spec, t.language, kind)(name))
+
+    def words(name: str) -> str:
+        return named("calls", name)
+
     prose = Prose(t, words)
     out: dict[str, str] = {}
 
@@ -79,6 +88,14 @@ def facts(game: Game, t: Catalog, code: bool = False, words: Callable[[str], str
     def cx(f: Formula) -> str:
         """A clause (a condition)."""
         return written(t.contract(prose.cond(folded(f, spec))), f)
+
+    def when(key: str, f: Formula, **kw: Any) -> str:
+        """A sentence with a condition in it; a condition that always (or never) holds has
+        a sentence of its own (`key.always`, `key.never`), not "when always"."""
+        tree = folded(f, spec)
+        if isinstance(tree, dsl.Bool):
+            return written(t(f"{key}.{'always' if tree.value else 'never'}", **kw), f)
+        return t(key, cond=cx(f), **kw)
 
     def calls(names: Sequence[str]) -> str:
         return t("list.sep").join(words(n) for n in names)
@@ -101,8 +118,8 @@ def facts(game: Game, t: Catalog, code: bool = False, words: Callable[[str], str
         out[t("diff.trumps")] = t("diff.trumps.next_rank", cycle=", ".join(tr.cycle), suits=" < ".join(tr.suit_order)) \
             if tr.kind == "next_rank" else t("diff.trumps.same_suit", ranks=", ".join(tr.ranks))
     for v in spec.values:
-        out[t("diff.value", name=said(v.name))] = fx(v.formula)
-        out[t("diff.value.holds", name=said(v.name))] = cx(v.holds) if v.holds else t("cond.true")
+        out[t("diff.value", name=named("values", v.name))] = fx(v.formula)
+        out[t("diff.value.holds", name=named("values", v.name))] = cx(v.holds) if v.holds else t("cond.true")
     tr2 = spec.tricks
     out[t("diff.tricks")] = str(tr2.count)
     out[t("diff.after_tie")] = t(f"diff.after_tie.{tr2.after_tie}")
@@ -122,14 +139,14 @@ def facts(game: Game, t: Catalog, code: bool = False, words: Callable[[str], str
         out[t("diff.call.declined", call=words(c.name))] = fx(c.declined)
     for cont in spec.contests:
         name = words(cont.name)
-        out[t("diff.contest.compares", name=name)] = said(cont.value)
+        out[t("diff.contest.compares", name=name)] = named("values", cont.value)
         out[t("diff.contest.window", name=name)] = cx(cont.window)
         out[t("diff.contest.interrupt", name=name)] = cx(cont.interrupt)
         out[t("diff.contest.accept", name=name)] = fx(cont.accept)
         out[t("diff.contest.decline", name=name)] = fx(cont.decline)
         count = cont.count
         out[t("diff.contest.count", name=name)] = t(
-            "diff.count", procedure=t(f"diff.count.{count.procedure}"), good=cx(count.good),
+            "diff.count", procedure=t(f"diff.count.{count.procedure}"), good=when("diff.count.good", count.good),
             tie=t(f"diff.tie.{count.tie}"))
         out[t("diff.contest.show", name=name)] = t(f"diff.show.{count.show}")
         out[t("diff.contest.cancels", name=name)] = t("list.sep").join(said(c) for c in cont.cancels) \
@@ -157,14 +174,14 @@ def facts(game: Game, t: Catalog, code: bool = False, words: Callable[[str], str
     out[t("diff.fold.pending")] = t("diff.fold.pending.declined" if f.pending_contest == "declined"
                                     else "diff.fold.pending.void")
     for h in spec.special_hands:
-        parts = [t("diff.special.when", cond=cx(h.when))]
+        parts = [when("diff.special.when", h.when)]
         if h.base:
             parts.append(t("diff.special.worth", amount=fx(h.base)))
         if h.forbid_stakes:
             parts.append(t(f"diff.special.{h.forbid_stakes}"))
         if h.blind:
             parts.append(t("diff.special.blind"))
-        out[t("diff.special", name=said(h.name))] = t("list.semi").join(parts)
+        out[t("diff.special", name=named("hands", h.name))] = t("list.semi").join(parts)
     for a in spec.annulments:
         out[t("diff.annul", name=words(a.name))] = t("diff.annul.line", holds=cx(a.holds), cond=cx(a.when),
                                                      dealer=t(f"diff.annul.{a.dealer}"))
@@ -247,19 +264,22 @@ def _game(name: str, options: Mapping[str, object]) -> Game:
     return Game(source.build({k: v for k, v in options.items() if k in declared}))
 
 
-def _shared_words(ga: Game, gb: Game, t: Catalog) -> Callable[[str], str]:
-    """One name for each call on both sides, so that a rule is compared under one label: the
-    first spec's display word, else the second's, else the call's name in words."""
-    first, second = call_words(ga.spec, t.language), call_words(gb.spec, t.language)
-    return lambda name: first(name) if first(name) != said(name) else second(name)
+def _shared_words(ga: Game, gb: Game, t: Catalog) -> Names:
+    """One name for each call, hand value and special hand on both sides, so that a rule is
+    compared under one label: the first spec's display word, else the second's, else the
+    name in words."""
+    def named(kind: str, name: str) -> str:
+        first = label_words(ga.spec, t.language, kind)(name)
+        return first if first != said(name) else label_words(gb.spec, t.language, kind)(name)
+    return named
 
 
 def _rules(ga: Game, gb: Game, t: Catalog, code: bool) -> list[Difference]:
     """The rules that differ in their DSL text, in sentences — with the code when asked, or
     when the sentences of both sides read the same."""
-    words = _shared_words(ga, gb, t)
-    words_a, words_b = facts(ga, t, words=words), facts(gb, t, words=words)
-    code_a, code_b = facts(ga, t, True, words), facts(gb, t, True, words)
+    names = _shared_words(ga, gb, t)
+    words_a, words_b = facts(ga, t, names=names), facts(gb, t, names=names)
+    code_a, code_b = facts(ga, t, True, names), facts(gb, t, True, names)
     out = []
     for d in _compare(code_a, code_b):
         same = words_a.get(d.label) == words_b.get(d.label)
@@ -276,7 +296,11 @@ def compare(a: str, b: str, options: Mapping[str, object] | None = None, code: b
     t = catalog(language or ga.spec.language)
     out = Comparison(ga.spec.name or a, gb.spec.name or b, t)
     out.rules = _rules(ga, gb, t, code)
-    words = _shared_words(ga, gb, t)
+    names = _shared_words(ga, gb, t)
+
+    def words(name: str) -> str:
+        return names("calls", name)
+
     out.payoffs = _compare(payoff_rows(payoffs(ga), t, words), payoff_rows(payoffs(gb), t, words))
     return out
 

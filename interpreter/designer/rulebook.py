@@ -166,11 +166,17 @@ def display(spec: Spec, language: str, kind: str) -> dict[str, str]:
             for k, pairs in kinds if k == kind for name, label in pairs}
 
 
-def call_words(spec: Spec, language: str) -> Callable[[str], str]:
-    """How a text in `language` names a call or verb: the spec's display word for it in that
-    language ("Match envido" on the English board), else its name in words."""
-    labels = display(spec, language, "calls")
+def label_words(spec: Spec, language: str, kind: str) -> Callable[[str], str]:
+    """How a text in `language` names a call, hand value or special hand (`kind`: calls,
+    values, hands): the spec's display word for it in that language ("Match envido", "Points"
+    on the English board), else its name in words."""
+    labels = display(spec, language, kind)
     return lambda name: labels.get(name) or said(name)
+
+
+def call_words(spec: Spec, language: str) -> Callable[[str], str]:
+    """How a text in `language` names a call or verb (the spec's `display: calls` words)."""
+    return label_words(spec, language, "calls")
 
 
 def folded(f: Formula, spec: Spec) -> dsl.Expr:
@@ -226,6 +232,14 @@ class Book:
         word, if any (a contest named like its call, flor, takes that call's word)."""
         return call_words(self.spec, self.t.language)(name)
 
+    def value_name(self, name: str) -> str:
+        """A hand value's name as the book writes it: the spec's display word (`values`)."""
+        return label_words(self.spec, self.t.language, "values")(name)
+
+    def hand_name(self, name: str) -> str:
+        """A special hand's name as the book writes it: the spec's display word (`hands`)."""
+        return label_words(self.spec, self.t.language, "hands")(name)
+
     def chain(self, calls: Sequence[str]) -> str:
         return chain_words(calls, self.call_words)
 
@@ -275,7 +289,7 @@ class Book:
             if "value_of" in ex.facts:
                 v = ex.facts["value_of"]
                 value = t("values.none") if v["value"] is None else str(v["value"])
-                lines.append(t("example.value", name=said(v["name"]), hand=" ".join(v["hand"]), value=value))
+                lines.append(t("example.value", name=self.value_name(v["name"]), hand=" ".join(v["hand"]), value=value))
             return lines
         hands = t("list.semi").join(t("example.seat", seat=s, cards=" ".join(h)) for s, h in enumerate(ex.deal.hands))
         lines.append(t("example.deal", hands=hands))
@@ -486,8 +500,9 @@ def _values(book: Book) -> Iterator[Block]:
     yield book.article("art.values")
     turned = _example_turned(game)
     for v in spec.values:
-        yield Heading(3, said(v.name))
-        lines = [t("values.value", name=said(v.name), value=book.amount(v.formula))]
+        name = book.value_name(v.name)
+        yield Heading(3, name)
+        lines = [t("values.value", name=name, value=book.amount(v.formula))]
         if v.holds is not None and not book.always(v.holds):
             lines.append(t("values.holds", cond=book.cond(v.holds)))
         yield Para(" ".join(lines))
@@ -495,9 +510,9 @@ def _values(book: Book) -> Iterator[Block]:
                    else t("values.examples"))
         rows = tuple((hand, t("values.none") if value is None else str(value))
                      for hand, value in _examples(game, v.name, turned))
-        yield Grid((t("values.hand"), said(v.name)), rows)
+        yield Grid((t("values.hand"), name), rows)
         yield Para(t("example.values.checked"))
-        book.shown += [(ex, f"{len(book.articles)}. {said(v.name)}: {' '.join(ex.facts['value_of']['hand'])}")
+        book.shown += [(ex, f"{len(book.articles)}. {name}: {' '.join(ex.facts['value_of']['hand'])}")
                        for ex in book.found if ex.article == f"values:{v.name}"]
         yield from book.cite(v.cited)
 
@@ -670,7 +685,7 @@ def _special(book: Book) -> Iterator[Block]:
         if h.blind is not None and not book.never(h.blind):
             parts.append(t("special.blind") if book.always(h.blind)
                          else t("special.blind.when", cond=book.cond(h.blind)))
-        name = book.labels("hands").get(h.name) or said(h.name)
+        name = book.hand_name(h.name)
         yield Para(t("special.line", name=name, cond=book.cond(h.when), what=t("list.semi").join(parts)))
         yield from book.cite(h.cited)
 

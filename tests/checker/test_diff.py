@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from rulespec.rulebook_i18n import catalog
 from tests.checker.test_rulebook_language import language_of
 
 from interpreter.cli import main
-from interpreter.designer.diff import compare
+from interpreter.designer.diff import compare, facts
+from interpreter.engine.game import load_game
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "casa.yaml"
 
@@ -148,3 +150,35 @@ def test_calls_are_named_by_the_board_words() -> None:
     assert any(r.startswith("envido call Match envido: ") for r in rules)
     assert not any("falta envido" in r for r in rules + payoffs)
     assert "envido: Match envido: accepted 15*, declined 1 → accepted 30*, declined 1" in payoffs
+
+
+def test_the_board_words_name_hand_values_and_special_hands(tmp_path: Path) -> None:
+    """Seed 004: 'Your own hand prints its envido as Points.' The diff names a hand value, and a
+    special hand, by the spec's display words in the diff's language, as the rulebook does."""
+    board = facts(load_game("board"), catalog("en"))
+    assert board["hand value Points"].startswith("20 plus the points of the best 2 cards")
+    assert board["envido compares"] == "Points"
+    assert "hand value envido" not in board
+    once = tmp_path / "once.yaml"
+    once.write_text("name: once\nextends: paulista\nlanguage: es\ndisplay:\n  es:\n    hands:\n"
+                    "      eleven: mano de once\n      iron: mano de hierro\n", encoding="utf-8")
+    spanish = facts(load_game(str(once)), catalog("es"))
+    assert "mano especial mano de once" in spanish and "mano especial eleven" not in spanish
+    rules, _ = words("teg", "board")
+    assert not any("hand value envido" in r for r in rules)
+
+
+@pytest.mark.parametrize(("language", "sentence", "wrong"), [
+    ("en", "a player may always say good", "when always"),
+    ("es", "siempre se puede decir «son buenas»", "cuando siempre"),
+    ("fr", "un joueur peut toujours s'incliner", "quand toujours"),
+    ("pt", "um jogador sempre pode se dar por vencido", "quando sempre"),
+])
+def test_a_count_that_always_allows_conceding_says_so(language: str, sentence: str, wrong: str) -> None:
+    """Seed 002: 'uno no está obligado a decir el suyo: si sabe que perdió —o si no quiere mostrar
+    lo que tiene— dice «son buenas»' — teg lets a player concede whatever the player holds; the
+    board only when the player cannot win. The diff says teg's rule as a sentence of its own."""
+    rules, _ = words("board", "teg", language)
+    count = [r for r in rules if sentence in r]
+    assert count, rules
+    assert not any(wrong in r for r in rules)

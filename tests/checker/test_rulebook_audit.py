@@ -206,3 +206,30 @@ def test_any_spec_display_words_name_its_calls(tmp_path) -> None:
     glossary = article(book, "Glosario de los cantos")
     assert "| la falta | un canto de envido | falta envido |" in glossary
     assert "| quiero nomás |" in glossary
+
+
+def test_the_board_names_its_hand_values_by_its_own_words() -> None:
+    """Seed 004: 'Your own hand prints its envido as Points.' The board's `display: en: values`
+    labels name its hand values in the rulebook's article on them, where the value is named."""
+    values = article(render(load_game("board")), "Counting the hands")
+    assert "### Points" in values and "How it is counted (Points): 20 plus" in values
+    assert "| Hand | Points |" in values
+    assert "### Flower" in values and "How it is counted (Flower):" in values
+    assert "(envido)" not in values and "| Hand | envido |" not in values
+
+
+def test_any_spec_display_words_name_its_values_and_special_hands(tmp_path) -> None:
+    """Generic: a Spanish house variant gives its own words for hand values (`display: es:
+    values`) and special hands (`display: es: hands`); its rulebook names them by those words."""
+    tantos = tmp_path / "tantos.yaml"
+    tantos.write_text("name: tantos\nextends: teg\ndisplay:\n  es:\n    values:\n"
+                      "      envido: los tantos\n      flor: la flor florida\n", encoding="utf-8")
+    book = render(load_game(str(tantos)))
+    assert "### los tantos" in book and "| Mano | los tantos |" in book
+    assert "### la flor florida" in book
+    once = tmp_path / "once.yaml"
+    once.write_text("name: once\nextends: paulista\nlanguage: es\ndisplay:\n  es:\n    hands:\n"
+                    "      eleven: mano de once\n      iron: mano de hierro\n", encoding="utf-8")
+    book = render(load_game(str(once)))
+    assert "**mano de once**, cuando" in book and "**mano de hierro**, cuando" in book
+    assert "**eleven**" not in book and "**iron**" not in book

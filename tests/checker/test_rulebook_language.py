@@ -93,9 +93,23 @@ def test_a_note_in_another_language_is_marked() -> None:
     assert "_Remarque :_ [non traduit, es] El reglamento no dice cuándo termina el partido" in render(
         load_game("teg"), language="fr")
     english = render(load_game("reglamento"), language="en")
-    assert "_Note:_ [not translated, fr] « Autant qu'on veut » : un chant peut être répété" in english
     assert "[not translated, fr] 'Si elle est jouée'" not in english
     assert "_Note:_ 'Si elle est jouée' leaves the flor to its holder" in english
+
+
+def test_reglamento_reads_in_english_without_a_mark() -> None:
+    """reglamento's notes and option docs are written in French and English: its English book,
+    under every option that brings a note of its own, prints none marked untranslated, and its
+    French book keeps the French text."""
+    options = {"flor": True, "contraflor_6": True, "maldon": True, "reales": True, "falta_half": True}
+    english = render(load_game("reglamento", **options), language="en")
+    assert "[not translated, " not in english
+    assert "_Note:_ « Autant qu'on veut » (as often as one likes): a call may be repeated" in english
+    assert "While both teams are in the malas, the falta is worth only" in english
+    assert "the annulled deal is over like any deal that ends" in english
+    french = own("reglamento")
+    assert "« Autant qu'on veut » : un chant peut être répété autant que les joueurs le veulent" in french
+    assert "(as often as one likes)" not in french
 
 
 def test_a_variant_note_replaces_the_base_note_in_every_language(tmp_path: Path) -> None:
