@@ -7,7 +7,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from rulespec.load import bundled_dir
-from tests.designer_lsp.editor import Editor, session
+from tests.designer_lsp.editor import ROOT, Editor, session
 
 PAULISTA = bundled_dir() / "paulista.yaml"
 REGLAMENTO = bundled_dir() / "reglamento.yaml"
@@ -107,3 +107,53 @@ def test_a_value_a_variant_changes_without_a_source_shows_the_base_citation_as_t
         own = await _hover(e, house, "flor: {worth", 1)
         assert "source: la casa: 4 por flor" in own and "base:" not in own and "changed" not in own
     session(body)
+
+
+CASE = """spec: teg
+cases:
+  - name: the envido answered
+    hands:
+      - [7c, 6c, 1e]
+      - [4o, 5b, 12e]
+    actions:
+      - 0 envido
+      - 1 quiero
+      - expect: {to_act: 0, hand_over: false}
+"""
+
+
+def test_a_case_file_key_hovers_its_meaning_and_an_action_goes_to_its_declaration_in_the_spec(tmp_path):
+    case = tmp_path / "case.yaml"
+    teg = (bundled_dir() / "teg.yaml").read_text(encoding="utf-8")
+
+    def line_of(needle: str) -> int:
+        return teg[:teg.index(needle)].count("\n")
+
+    async def body(e: Editor) -> None:
+        await e.open(case, CASE)
+        assert "the deal: one list of cards per seat, seat 0 first" in await _hover(e, case, "hands:", 1)
+        assert "checks the state after the steps before it" in await _hover(e, case, "expect:", 1)
+        assert "seat `s` decides next" in await _hover(e, case, "to_act", 1)        # a key in a flow mapping
+        assert "the hand, the match has ended or not" in await _hover(e, case, "hand_over", 1)
+
+        async def goes(needle: str, offset: int) -> set[tuple[str, int]]:
+            found = await e.client.text_document_definition_async(lsp.DefinitionParams(
+                e.doc(case), e.where(case, needle, offset)))
+            return {(Path(loc.uri.removeprefix("file://")).name, loc.range.start.line) for loc in found}
+
+        # the call, not the contest or the hand value spelled alike; an alias, where `verbs:` gives it
+        assert await goes("0 envido", 3) == {("teg.yaml", line_of("      envido: {worth: 2"))}
+        assert await goes("1 quiero", 3) == {("teg.yaml", line_of("  quiero: accept"))}
+    session(body)
+
+
+def test_the_meanings_of_case_file_keys_are_those_of_the_format_s_reference():
+    """Every key `truco replay` accepts has a meaning, in docs/conformance.md's words."""
+    from interpreter.designer.lsp import cases
+    doc = " ".join((ROOT / "docs" / "conformance.md").read_text(encoding="utf-8").split())
+    for path, keys in cases.KEYS.items():
+        for key in keys:
+            assert cases.meaning(path, key) is not None, (path, key)
+    for meanings in cases.MEANINGS.values():
+        for said in meanings.values():
+            assert said in doc, said

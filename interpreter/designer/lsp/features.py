@@ -397,11 +397,18 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
             parts.append(f"**{word}**({args}) -> {f.result.value}, {f.scope.value}\n\n{f.doc}")
         if site is not None and not parts:
             parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
+        key = KEY.match(lines[line])
+        if a.case:                  # a key of the case format: at the line's start, or in a flow mapping
+            from interpreter.designer.lsp import cases  # it completes from this module's helpers
+            inner = context_at(a.text, line, end)
+            if key is not None and key.start("key") == start and ctx.key == word:
+                parts += [m for m in (cases.meaning(ctx.path, word),) if m]
+            elif inner.key is None and inner.text == word and lines[line][end:].lstrip().startswith(":"):
+                parts += [m for m in (cases.meaning(inner.path, word),) if m]
         entry = None if a.case else _entry_at(a, line, char)
         if entry is not None:           # an annulment, special hand or `when` entry, where declared or used
             parts += _hover_entry(a, entry)
             cited = entry
-        key = KEY.match(lines[line])
         if key is not None and key.start("key") == start and ctx.key == word and not a.case and entry is None \
                 and not any(p.startswith(("**option", "**call")) for p in parts):   # a key: what the schema says
             docs = _docs(schema_at(ctx.value_path) or {})
@@ -647,7 +654,7 @@ def definition(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.
     if word is None:
         return []
     out = []
-    for path in declarations(a, word[0]):
+    for path in (_acted(a, word[0]) if a.case else None) or declarations(a, word[0]):
         tree: Located | None = a.base if a.base is not None and value_at(a.base.data, path) is not None else a.tree
         if tree is None:
             continue
@@ -655,6 +662,15 @@ def definition(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.
         if loc is not None:
             out.append(_location(loc))
     return out
+
+
+def _acted(a: Analysis, word: str) -> list[tuple]:
+    """In a case file, what an action's verb is declared as in the spec: a call, an
+    annulment or a `verbs:` alias (not the contest or option spelled alike)."""
+    data = _data(a)
+    if word in calls_of(a):
+        return [calls_of(a)[word]]
+    return [(key, word) for key in ("annul", "verbs") if isinstance(data.get(key), dict) and word in data[key]]
 
 
 def references(a: Analysis, line: int, char: int, read: Any = None,
