@@ -45,6 +45,61 @@ _CASE_FILE = re.compile(r"^spec\s*:", re.MULTILINE)
 _STEP = re.compile(r"^\s*-\s+(?:\{\s*)?(?:reject:\s*)?[\"']?(\d+\s[^,{}]*)$")
 
 
+_FILE = {
+    "spec": "a bundled spec's name (`teg`, `reglamento`, …) or a path to a spec file, relative to the case file",
+    "source": "where the example comes from: the rulebook and its clause (free text, optional)",
+    "note": "anything a reader should know (optional)",
+    "options": "table options for every case of the file, `{name: value}`",
+    "cases": "the cases, a non-empty list",
+}
+_FACT = "facts checked without play (below)"
+_CASE = {
+    "name": "what the case shows, in a sentence",
+    "options": "table options for this case, over the file's",
+    "score": "the score before the deal, `[team 0, team 1]` (default `[0, 0]`)",
+    "dealer": "the dealing seat (default: the last seat, so seat 0 is the mano)",
+    "hands": "the deal: one list of cards per seat, seat 0 first (`[]` for a seat that does not play the hand, "
+             "under a `schedule` of hand formats)",
+    "vira": "the turned card, for a spec that turns one (ignored by a spec that does not)",
+    "deals": "instead of `hands`: several deals played one after the other, each `{hands: ..., vira: ...}`",
+    "actions": "the steps, in order: actions, `expect:` and `reject:`",
+    **{fact: _FACT for fact in ("beats", "ties", "envido_of", "flor_of", "value_of")},
+    "source": "as for the file, for this case", "note": "as for the file, for this case",
+    "mid_hand": "why a case that scores stops before its hand ends (the project's own suite asks for it)",
+}
+_EXPECT = {
+    "score": "the score of team 0 and team 1 is `a` and `b`",
+    "to_act": "seat `s` decides next (`null`: nobody, the hand or the match is over; a hand annulled by a "
+              "special hand such as the maldón is over too, and nobody acts until `next_hand()` deals again)",
+    "legal": "these are exactly the legal actions of the seat to act, written without the seat",
+    "legal_includes": "these are all legal, or none of them is",
+    "legal_excludes": "these are all legal, or none of them is",
+    "hand_over": "the hand, the match has ended or not", "match_over": "the hand, the match has ended or not",
+    "winner": "the team that won the match",
+    "hand_worth": "the hand is worth `n` points now (the accepted stake)",
+    "tricks": "the tricks so far went to these teams (`0`, `1`, or `tie`)",
+}
+_STEP_KEYS = {
+    "expect": "`- expect: {...}` checks the state after the steps before it. Every key is optional",
+    "reject": "passes when the engine refuses the action, gives a reason, and leaves the state exactly as it was",
+    "because": "also asks the reason to contain `TEXT` (case does not matter)",
+}
+MEANINGS: dict[tuple[str, ...], dict[str, str]] = {
+    (): _FILE, ("cases",): _CASE, ("cases", "deals"): {"hands": _CASE["hands"], "vira": _CASE["vira"]},
+    ("cases", "actions"): _STEP_KEYS, ("cases", "actions", "expect"): _EXPECT,
+}
+"""What each key of a case file means, in docs/conformance.md's words (a test keeps them equal)."""
+
+
+def meaning(path: tuple[str, ...], key: str) -> str | None:
+    """The hover of a case file's key at `path`: what the format says of it."""
+    said = MEANINGS.get(path, {}).get(key)
+    if said is None and len(path) == 2 and path[0] == "cases" and path[1] in FACTS:
+        return f"**{key}** of {path[1]}: " + ("the hand value named" if key == "name" else
+                                               "the hand" if key == "hand" else "what it is worth")
+    return f"**{key}** ({WHAT.get(path, 'a key')}): {said}" if said is not None else None
+
+
 def completion(a: Analysis, line: int, char: int) -> Iterator[lsp.CompletionItem]:
     lines = a.text.split("\n")
     ctx = context_at(a.text, line, char)

@@ -14,10 +14,13 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
+from rulespec import dsl
 from rulespec.blame import parse_path
-from rulespec.errors import SpecError
+from rulespec.errors import Loc, SpecError
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from rulespec.load import bundled_names
+from rulespec.prose import Prose
+from rulespec.rulebook_i18n import catalog
 from rulespec.schema import SCHEMA
 from rulespec.vocabulary import (
     FUNCTIONS,
@@ -372,6 +375,7 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
     ctx = context_at(a.text, line, len(lines[line]))
     parts: list[str] = []
     span = None
+    cited: tuple | None = None      # the node whose citation the hover shows, when not the cursor's
     if found is not None:
         word, start, end = found
         span = lsp.Range(lsp.Position(line, start), lsp.Position(line, end))
@@ -394,17 +398,27 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
         if site is not None and not parts:
             parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
         key = KEY.match(lines[line])
-        if key is not None and key.start("key") == start and ctx.key == word and not a.case and not any(
-                p.startswith(("**option", "**call")) for p in parts):     # a key: what the schema says of it
+        if a.case:                  # a key of the case format: at the line's start, or in a flow mapping
+            from interpreter.designer.lsp import cases  # it completes from this module's helpers
+            inner = context_at(a.text, line, end)
+            if key is not None and key.start("key") == start and ctx.key == word:
+                parts += [m for m in (cases.meaning(ctx.path, word),) if m]
+            elif inner.key is None and inner.text == word and lines[line][end:].lstrip().startswith(":"):
+                parts += [m for m in (cases.meaning(inner.path, word),) if m]
+        entry = None if a.case else _entry_at(a, line, char)
+        if entry is not None:           # an annulment, special hand or `when` entry, where declared or used
+            parts += _hover_entry(a, entry)
+            cited = entry
+        if key is not None and key.start("key") == start and ctx.key == word and not a.case and entry is None \
+                and not any(p.startswith(("**option", "**call")) for p in parts):   # a key: what the schema says
             docs = _docs(schema_at(ctx.value_path) or {})
             parts += [f"**{word}**: {docs}"] if docs else []
         if word in cards_of(a):
             parts += _hover_card(a, word)
         elif word in ranks_of(a) and card_place(a, context_at(a.text, line, start)) in ("cards", "ranks"):
             parts += _hover_rank(a, word)
-    source = None if a.case else _citation(a, ctx.value_path if ctx.key is not None else ctx.path)
-    if source:
-        parts.append(f"source: {source}")
+    if not a.case:
+        parts += _citation(a, cited or (ctx.value_path if ctx.key is not None else ctx.path))
     if not parts:
         return None
     return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, "\n\n---\n\n".join(parts)), span)
@@ -528,13 +542,90 @@ def _hover_rank(a: Analysis, rank: str) -> list[str]:
     return [text]
 
 
-def _citation(a: Analysis, path: tuple) -> str | None:
+ENTRY_KINDS = {"annulment": "annul", "special_hand": "special_hands", "when": "when"}
+"""The named entries whose uses hover as their declaration, and the mapping declaring each."""
+PROSE = Prose(catalog("en"), lambda name: name.replace("_", " "))
+
+
+def _entry_at(a: Analysis, line: int, char: int) -> tuple[str, str] | None:
+    """The declaration path of the annulment, special hand or `when` entry the structure names
+    at the cursor: its key, an alias's value under `verbs:`, a `when`'s `set`, a display label."""
+    data = _data(a)
+    for target in sorted(_targets_at(a, line, char), key=lambda t: t.kind):
+        key = ENTRY_KINDS.get(target.kind)
+        if key is not None and isinstance(value_at(data, (key, target.name)), dict):
+            return key, target.name
+    return None
+
+
+def _hover_entry(a: Analysis, path: tuple[str, str]) -> list[str]:
+    """What the schema says of the entry, and each of its conditions in words with its DSL text."""
+    node = value_at(_data(a), path)
+    out = [f"**{path[1]}**: {_docs(schema_at(path) or {})}"]
+    for key, text in node.items():
+        site = site_of(path + (key,))
+        if isinstance(text, str) and site is not None and site.type == Type.CONDITION:
+            out.append(f"**{key}**: {_in_words(text)} — `{text}`")
+    return ["\n\n".join(out)]
+
+
+def _in_words(text: str) -> str:
+    """A condition as a sentence (rulespec/prose.py); one that does not parse, as written."""
+    try:
+        return PROSE.cond(dsl.parse_expr(text, lambda offset: Loc("", 1, offset + 1)))
+    except SpecError:       # the diagnostics say what is wrong with it
+        return text
+
+
+def _citation(a: Analysis, path: tuple) -> list[str]:
+    """The `source:` nearest the node at `path`. One this file inherits from its base over a
+    node it changes cites the base's rule, not this file's: it is shown as the base's, after
+    what this file changes (a call the house makes worth 4 does not keep the base's "3")."""
     data = _data(a)
     for n in range(len(path), -1, -1):
         node = value_at(data, path[:n])
         if isinstance(node, dict) and isinstance(node.get("source"), str):
-            return node["source"]
-    return None
+            changed = _changes(a, path[:n])
+            if not changed:
+                return [f"source: {node['source']}"]
+            shown = [f"`{'.'.join(map(str, p))}: {_shown(mine)}` (base: `{_shown(theirs)}`)"
+                     for p, mine, theirs in changed[:MAX_CHANGES]]
+            more = " …" if len(changed) > MAX_CHANGES else ""
+            return [f"**changed by this variant**: {', '.join(shown)}{more}", f"base: {node['source']}"]
+    return []
+
+
+MAX_CHANGES = 6
+
+
+def _changes(a: Analysis, path: tuple) -> list[tuple[tuple, Any, Any]]:
+    """The values this file writes under `path`, without a `source:` of its own there, that
+    differ from its base's: (path below `path`, this file's value, the base's)."""
+    if a.own is None or a.base is None:
+        return []
+    mine = value_at(a.own.data, path)
+    if mine is None or (isinstance(mine, dict) and "source" in mine):
+        return []
+    out = []
+    for sub, value in _leaves(mine):
+        theirs = value_at(a.base.data, path + sub)
+        if value != theirs:
+            out.append((sub, value, theirs))
+    return out
+
+
+def _leaves(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """The scalar (and list) values of a mapping, prose keys aside."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key not in PROSE_KEYS:
+                yield from _leaves(value, path + (key,))
+    else:
+        yield path, node
+
+
+def _shown(value: Any) -> str:
+    return "none" if value is None else json.dumps(value) if isinstance(value, bool) else str(value)
 
 
 # -- definition and references --------------------------------------------------------------
@@ -563,7 +654,7 @@ def definition(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.
     if word is None:
         return []
     out = []
-    for path in declarations(a, word[0]):
+    for path in (_acted(a, word[0]) if a.case else None) or declarations(a, word[0]):
         tree: Located | None = a.base if a.base is not None and value_at(a.base.data, path) is not None else a.tree
         if tree is None:
             continue
@@ -571,6 +662,15 @@ def definition(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.
         if loc is not None:
             out.append(_location(loc))
     return out
+
+
+def _acted(a: Analysis, word: str) -> list[tuple]:
+    """In a case file, what an action's verb is declared as in the spec: a call, an
+    annulment or a `verbs:` alias (not the contest or option spelled alike)."""
+    data = _data(a)
+    if word in calls_of(a):
+        return [calls_of(a)[word]]
+    return [(key, word) for key in ("annul", "verbs") if isinstance(data.get(key), dict) and word in data[key]]
 
 
 def references(a: Analysis, line: int, char: int, read: Any = None,
