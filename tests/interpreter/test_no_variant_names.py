@@ -52,6 +52,9 @@ ALLOWED_IN = {
     "examples.py": {"vira"},
     # the language server completes cards under a case file's `hands:` and `vira:` keys
     "features.py": {"vira"},
+    # ... and completes and explains every key of the case format, `vira:`, `envido_of:` and
+    # `flor_of:` included, as `truco replay` reads them
+    "designer/lsp/cases.py": {"vira", "envido_of", "flor_of", "truco"},
     # the language server names the project: the command `truco lsp`, its extra, its server name
     "designer/lsp/__init__.py": {"truco"},
     "designer/lsp/server.py": {"truco"},
