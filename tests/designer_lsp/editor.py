@@ -132,3 +132,23 @@ def session(body: Any, timeout: float = 60) -> Any:
         finally:
             await editor.stop()
     return asyncio.run(main())
+
+
+HOUSE = """extends: paulista
+name: house
+when:
+  three_pardas_mano:
+    if: "options.three_pardas == 'mano'"
+    set:
+      tricks: {outcome: {"T T T": none}}
+  gentle:
+    if: "options.raise_cap == 'none'"
+    set:
+      special_hands:
+        iron: {blind: false}
+display:
+  en:
+    hands: {iron: Hand of iron}
+"""
+"""A paulista house variant naming a `when` entry, a special hand and its label: the names
+whose uses the reference and hover tests follow."""

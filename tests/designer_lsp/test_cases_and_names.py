@@ -10,7 +10,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from rulespec.load import bundled_dir
-from tests.designer_lsp.editor import ROOT, Editor, session
+from tests.designer_lsp.editor import HOUSE, ROOT, Editor, session
 
 from interpreter.designer.replay import CASE_KEYS, FACTS
 
@@ -145,23 +145,6 @@ def test_a_case_file_completes_the_names_of_its_spec_where_the_format_takes_them
         assert await _offered(e, begun, "  - ") == [k for k in CASE_KEYS + FACTS if k != "deals"]   # deals: is below
     session(body)
 
-
-HOUSE = """extends: paulista
-name: house
-when:
-  three_pardas_mano:
-    if: "options.three_pardas == 'mano'"
-    set:
-      tricks: {outcome: {"T T T": none}}
-  gentle:
-    if: "options.raise_cap == 'none'"
-    set:
-      special_hands:
-        iron: {blind: false}
-display:
-  en:
-    hands: {iron: Hand of iron}
-"""
 
 
 def _lines(locations: list[lsp.Location]) -> set[tuple[str, int]]:

@@ -7,27 +7,10 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from rulespec.load import bundled_dir
-from tests.designer_lsp.editor import ROOT, Editor, session
+from tests.designer_lsp.editor import HOUSE, ROOT, Editor, session
 
 PAULISTA = bundled_dir() / "paulista.yaml"
 REGLAMENTO = bundled_dir() / "reglamento.yaml"
-
-HOUSE = """extends: paulista
-name: house
-when:
-  three_pardas_mano:
-    if: "options.three_pardas == 'mano'"
-    set:
-      tricks: {outcome: {"T T T": none}}
-  gentle:
-    if: "options.raise_cap == 'none'"
-    set:
-      special_hands:
-        iron: {blind: false}
-display:
-  en:
-    hands: {iron: Hand of iron}
-"""
 
 ACHICO = """extends: reglamento
 name: house
