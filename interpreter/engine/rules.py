@@ -300,4 +300,6 @@ def count_would_win(m: Match, r: Rules, seat: int) -> bool:
 
 
 def contest_pending(m: Match, cont: CompiledContest) -> bool:
-    return any(p is not None and p.contest == cont.index for p in (m.pending, m.suspended))
+    """Whether a call of `cont` waits for its answer. Only a stake call is ever put off
+    (`suspended`) by a contest, so the waiting call is the one to look at."""
+    return m.pending is not None and m.pending.contest == cont.index
