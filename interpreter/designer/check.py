@@ -433,11 +433,11 @@ def _ladder_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) -
     variant that only raised the base is told so at its own line."""
     before, name = table.base, "an unraised hand"
     base: tuple[tuple[str | int, ...], ...] = (("stakes", "base"),)
-    for step in table.ladder:
+    for rung, step in enumerate(table.ladder):
         if step.accepted <= before:
             found.add(_at(step.worth.span, step.source, f"the ladder does not rise: {step.call} makes the hand "
                                                         f"worth {step.accepted}, no more than {name} ({before})",
-                          related=base if before == table.base else ()),
+                          related=base if rung == 0 else ()),
                       PAYOFF, combo)
         if step.declined > step.accepted:
             found.add(_at(step.declined_rule.span, step.source, f"declining {step.call} pays {step.declined}, "
