@@ -48,6 +48,9 @@ class NameType:
     type: Type
     scope: Scope
     doc: str
+    grows: bool = False
+    """Never goes down within a hand (a number never smaller, a condition never back to
+    false): a condition that needs it lower stays false for the rest of the hand."""
 
 
 @dataclass(frozen=True)
@@ -83,16 +86,16 @@ NAMES: dict[str, NameType] = {
     "leader": NameType(N, HAND, "the higher score"),
     "trailer": NameType(N, HAND, "the lower score"),
     # one seat's moment of play
-    "trick": NameType(N, TRICK, "the trick being played, from 1"),
-    "played": NameType(C, TRICK, "this seat has played a card this hand"),
+    "trick": NameType(N, TRICK, "the trick being played, from 1", grows=True),
+    "played": NameType(C, TRICK, "this seat has played a card this hand", grows=True),
     "played_this_trick": NameType(C, TRICK, "this seat has played a card in this trick"),
     "my_turn": NameType(C, TRICK, "this seat is to play a card"),
     "answering": NameType(C, TRICK, "this seat may answer the waiting call"),
     "counting": NameType(C, TRICK, "a count of announced values is under way"),
     "pending_step": NameType(N, TRICK, "the step of the waiting stake call, 0 if none"),
-    "stake_level": NameType(N, TRICK, "accepted stake steps"),
-    "stake_calls": NameType(N, TRICK, "stake calls made this hand"),
-    "calls_made": NameType(N, TRICK, "calls made this hand"),
+    "stake_level": NameType(N, TRICK, "accepted stake steps", grows=True),
+    "stake_calls": NameType(N, TRICK, "stake calls made this hand", grows=True),
+    "calls_made": NameType(N, TRICK, "calls made this hand", grows=True),
     "stake": NameType(N, TRICK, "what the hand is worth now"),
     "is_mano": NameType(C, TRICK, "this seat is the mano"),
     "is_pie": NameType(C, TRICK, "this seat is the last of its team to play"),
@@ -234,7 +237,8 @@ def markdown() -> str:
              "| `options.NAME` | the option's type: number (int), condition (bool), text (string) | anywhere "
              "| a table option's chosen value |"]
     for name, n in NAMES.items():
-        lines.append(f"| `{name}` | {n.type.value} | {n.scope.value} | {n.doc} |")
+        grows = " (never goes down within a hand)" if n.grows else ""
+        lines.append(f"| `{name}` | {n.type.value} | {n.scope.value} | {n.doc}{grows} |")
     for name, f in FUNCTIONS.items():
         args = ", ".join(a.value for a in f.args) + (", ..." if f.variadic else "")
         if f.names:

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulespec.errors import TrucoError
+from rulespec.growth import stays_false
 
+from interpreter.engine.context import PLAY_NAMES, Ctx
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import Match
 from interpreter.engine.records import ACTIVE, CLOSED
@@ -146,8 +148,9 @@ class AbstractDeal:
         """Drop the answers the engine will not ask again: a trick's, once played; a value's,
         once no contest compares it or its seat has spoken in the count (the count keeps what
         was announced); whether a seat holds a value, once it has played without
-        declaring it (it may then neither declare nor be compared). Asked again all the same,
-        a question is answered afresh, every way: more deals, never fewer."""
+        declaring it (it may then neither declare nor be compared); whether a hand may annul
+        the deal, once the annulment's `when` can no longer hold for it this hand. Asked again
+        all the same, a question is answered afresh, every way: more deals, never fewer."""
         contests = self.game.contests
         live = {c.value for c in contests if m.contests[c.index].status != CLOSED}
         active = {c.value for c in contests if m.contests[c.index].status == ACTIVE
@@ -158,8 +161,15 @@ class AbstractDeal:
         for fact in list(self.chosen):
             kind, name, seat = fact
             if kind == "trick" or (kind in ("value", "top") and (name not in active or (name, seat) in spoken)) or (
-                    kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))):
+                    kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))) or (
+                    kind == "annul" and self._closed(m, name, seat)):
                 del self.chosen[fact]
+
+    def _closed(self, m: Match, name: str, seat: int) -> bool:
+        """Whether the annulment `name` can no longer be made by `seat` this hand."""
+        when = next(a.when.expr for a in self.game.spec.annulments if a.name == name)
+        ctx = Ctx(m, self.game, seat, self.game.team_of[seat])
+        return stays_false(when, lambda n: PLAY_NAMES[n](ctx))
 
     def describe(self, fact: Fact, answer: Any) -> str:
         """A choice in words, for a finding's path."""

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
 
-from rulespec.dsl import calls_used, names_used
+from rulespec.dsl import Binary, Name, Num, calls_used, names_used, walk
 from rulespec.errors import IllegalAction, TrucoError
 from rulespec.ir import Formula, Span, Spec
 
@@ -155,6 +155,23 @@ def formula_reads(node: Any) -> frozenset[str]:
     return frozenset(out)
 
 
+def comparison_bound(node: Any, name: str) -> int | None:
+    """The largest literal `name` is compared with, when every use of it in the formulas of
+    `node` is a comparison with a number literal: every value above it then reads alike.
+    None if some use is not."""
+    uses = compared = limit = 0
+    for f in _formulas(node):
+        for n in walk(f.expr):
+            if isinstance(n, Name) and n.dotted == name:
+                uses += 1
+            elif isinstance(n, Binary) and n.op in ("==", "!=", "<", "<=", ">", ">="):
+                for a, b in ((n.left, n.right), (n.right, n.left)):
+                    if isinstance(a, Name) and a.dotted == name and isinstance(b, Num):
+                        compared += 1
+                        limit = max(limit, b.value)
+    return limit if uses == compared else None
+
+
 # -- copying and merging states -----------------------------------------------------------
 
 
@@ -201,7 +218,9 @@ class Keys:
     """State keys for one game: the fields the future depends on, frozen.
 
     What no formula reads is left out: the calls made (unless `called`, `accepted` or
-    `calls_made` is read) and the score while only settled contests' payoffs read it.
+    `calls_made` is read; only their number up to one past the largest literal it is compared
+    with, if that is all `calls_made` is used for) and the score while only settled contests'
+    payoffs read it.
     """
 
     def __init__(self, root: State, spec: Spec) -> None:
@@ -214,6 +233,8 @@ class Keys:
         payoffs = [c for cont in spec.contests for c in (cont.accept, cont.decline, cont.unraised, *cont.calls)]
         self.score_always = bool(_score_reads(spec) - _score_reads(payoffs))
         self.score_contests = [bool(_score_reads(cont)) for cont in spec.contests]
+        bound = comparison_bound(spec, "calls_made")
+        self.calls_cap = None if bound is None else bound + 1
 
     def __call__(self, st: State, forget: bool = True) -> Key:
         """The key of `st`; with `forget`, its abstract deal first drops the answers the
@@ -226,7 +247,7 @@ class Keys:
             value = attrs[name]
             kind = type(value)
             if name == "called_log":
-                value = len(value)                  # only `calls_made` reads it
+                value = len(value) if self.calls_cap is None else min(len(value), self.calls_cap)
             elif name == "score" and not self.score_matters(st):
                 continue
             elif name == "contests":

@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+from rulespec.dsl import parse_expr
+from rulespec.errors import Loc
+from rulespec.ir import Formula, Span
+
 from interpreter.designer import explore as walk
 from interpreter.designer.abstract import (
     AbstractDeal,
@@ -200,3 +204,50 @@ def test_a_comparison_answered_is_realized_by_cards() -> None:
     envido = [game.values["envido"](tuple(game.cards.index[c] for c in h), game.cards.index[deal.turned])
               for h in deal.hands]
     assert envido[3] == max(envido) and envido.count(envido[3]) == 1
+
+
+MALDON = {"players": 2, "maldon": True, "flor": True, "reales": True, "contraflor_6": True, "target": 15}
+"""Reglamento: 'Maldón — deux 4 et une figure : le joueur peut annuler la donne'; the spec opens it
+`when: trick == 1 and not played and calls_made == 0` (its note: before any card and any call)."""
+
+
+def test_whether_a_hand_may_annul_is_forgotten_once_its_window_closes() -> None:
+    """The answer stays while the seat may still annul, and goes once it has played: the engine
+    will not ask again, so states that differ only in it are one."""
+    game = load_game("reglamento", **MALDON)
+    st = game.new_match(seed=0)
+    st.facts = deal = AbstractDeal(game)
+    for seat in range(2):
+        deal.decide(("annul", "maldon", seat), False)
+        deal.decide(("holds", "flor", seat), False)
+    deal.forget(st)
+    assert {("annul", "maldon", 0), ("annul", "maldon", 1)} <= set(deal.chosen)
+    first = st.current_player()
+    assert first is not None
+    st.apply(next(a for a in st.legal_actions() if a.startswith("play ")))
+    deal.forget(st)
+    assert ("annul", "maldon", first) not in deal.chosen
+    assert ("annul", "maldon", 1 - first) in deal.chosen, "the other seat has not played: it still may"
+
+
+def test_a_hand_with_maldon_is_walked_over_every_deal_and_annulled_only_in_its_window() -> None:
+    """With the answers forgotten, the walk fits over every deal, and still reaches the annulment:
+    only by a seat that has played no card, before any call."""
+    game = load_game("reglamento", **MALDON)
+    assert walk.Keys(game.new_match(seed=0), game.spec).calls_cap == 1, "calls_made is only compared with 0"
+    with watching() as seen:
+        ex = explore(game)
+    assert ex.every_deal and ex.violations == []
+    annulled = [(st, e["seat"]) for st in seen for e in st.events if e["type"] == "annulled"]
+    assert annulled
+    assert all(st.played[seat] == 0 and not st.called_log and st.trick_no == 0 for st, seat in annulled)
+
+
+@pytest.mark.parametrize(("text", "bound"), [
+    ("calls_made == 0", 0), ("calls_made < 2 and 3 > calls_made", 3), ("calls_made * 2 > 3", None),
+    ("calls_made == 0 or stake > calls_made", None), ("trick == 1", 0),
+])
+def test_calls_made_is_bounded_only_when_every_use_compares_it_with_a_literal(text: str, bound: int | None) -> None:
+    locate = lambda offset: Loc("spec.yaml", 1, 1 + offset)  # noqa: E731
+    formula = Formula(parse_expr(text, locate), text, Span(None, "$.f"), locate)
+    assert walk.comparison_bound([formula], "calls_made") == bound

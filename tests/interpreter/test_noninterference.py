@@ -106,15 +106,21 @@ def lockstep(game: Game, seed: int) -> int:
     dealer = game.num_players - 1
     a = game.new_match(seed=seed, dealer=dealer, deals=[first])
     b = game.new_match(seed=seed, dealer=dealer, deals=[second])
-    rng = random.Random(seed)
-    watchers: list[int | None] = [s for s in range(game.num_players) if s != hidden] + [None]
+    return twins_look_alike(a, b, hidden, random.Random(seed),
+                            f"{game!r}, seed {seed}; deal A {first.hands[hidden]}, deal B {second.hands[hidden]}")
+
+
+def twins_look_alike(a: State, b: State, hidden: int, rng: random.Random, where: str) -> int:
+    """Play the same random actions on two matches that differ only in `hidden`'s cards,
+    asserting every other seat and a spectator are shown the same, until the rules show
+    those cards; return the steps compared."""
+    watchers: list[int | None] = [s for s in range(a.game.num_players) if s != hidden] + [None]
     steps = 0
     while not a.hand_over and not b.hand_over:
         for seat in watchers:
             va, vb = view(a, seat), view(b, seat)
             assert va == vb, (
-                f"seat {seat} can tell seat {hidden}'s hand apart ({game!r}, seed {seed}):\n"
-                f"  deal A {first.hands[hidden]}, deal B {second.hands[hidden]}\n"
+                f"seat {seat} can tell seat {hidden}'s hand apart ({where}):\n"
                 f"  after {[e['action'] for e in a.events if e['type'] == 'action']}\n"
                 f"  A: {_diff(va, vb)}")
         actor = a.current_player()
