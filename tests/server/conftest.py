@@ -3,14 +3,14 @@ are reproducible) and does not rate-limit ordinary requests (the tests send thou
 tests/server/test_hardening.py checks the default limits.
 
 Every fixture that makes a server or a store is parametrised over both backends, so the
-server suite runs on SQLite and on PostgreSQL (test ids end in `[sqlite]` / `[postgresql]`).
+server suite runs on SQLite and on PostgreSQL (test ids carry `sqlite` or `postgresql`).
 `TRUCO_TEST_STORE=sqlite` (or `postgresql`) narrows a run to one backend.
 
 `postgres` is a throwaway PostgreSQL cluster for the session (tests/server/postgres.py); each
-test gets a database of its own, created from `template1` and dropped after it. A plain
-CREATE DATABASE costs 30-60 ms here once the cluster is warm (200 ms under load), about what
-creating the store's tables costs, so neither a template holding the schema nor truncating
-one shared database (which a test's stray connection could still be using) is worth it."""
+test gets a database of its own, created empty and dropped after it. CREATE DATABASE costs
+30-60 ms once the cluster is warm, copying a template no less; a template holding the tables
+would save the ~50 ms of creating them, but then no test's server would create its tables as
+a new deployment does. docs/testing.md has the measurements and the suite's cost."""
 from __future__ import annotations
 
 import os
