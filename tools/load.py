@@ -13,11 +13,15 @@ report); exits 1 on any error or lost action.
     python tools/load.py --matches 50                 # starts its own server on a free port
     python tools/load.py --matches 50 --url http://127.0.0.1:8000
     python tools/load.py --matches 200 --servers 4 --db temp-postgres   # 4 processes, one PostgreSQL
+    python tools/load.py --matches 60 --servers 2 --db temp-postgres --tcp  # ... reached over TCP
 
 With several servers (`--servers N` started here, or `--url` given N times) every request of
 a match goes to the next server in turn, as a load balancer without sticky sessions would
 send it; `--db` is the servers' store (a SQLite path, a postgresql:// URL, or `temp-postgres`
-for a throwaway cluster started and stopped by this script, tests/server/postgres.py).
+for a throwaway cluster started and stopped by this script, tests/server/postgres.py). The
+servers reach that cluster through its Unix socket, or with `--tcp` through a loopback port
+(127.0.0.1): the same database, but each statement crosses the TCP stack. A cluster of one's
+own is reached over TCP by naming its host and port, `postgresql://user@127.0.0.1:5432/db`.
 
 A server of its own is started with `--client-seeds` and its request and creation rates
 unbounded (one client plays every match); a server named by `--url` needs the same.
@@ -255,9 +259,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default=None,
                     help="their store: a path, a postgresql:// URL, or temp-postgres "
                          "(default: a temporary SQLite file)")
+    ap.add_argument("--tcp", action="store_true",
+                    help="with --db temp-postgres: reach the cluster on 127.0.0.1 over TCP, not its Unix socket")
     ap.add_argument("--max-actions", type=int, default=10_000, help="stop a match after this many actions")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     args = ap.parse_args(argv)
+    if args.tcp and args.db != "temp-postgres":
+        ap.error("--tcp goes with --db temp-postgres (a database of one's own is named by its URL)")
     options = dict(pair.split("=", 1) for pair in args.option)
     procs: list[subprocess.Popen] = []
     cluster = None
@@ -269,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
                 if db == "temp-postgres":
                     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
                     from tests.server.postgres import Cluster
-                    cluster = Cluster()
+                    cluster = Cluster(tcp=args.tcp)
                     cluster.start("shared_preload_libraries=pg_stat_statements")
                     db = cluster.new_database()
                 for _ in range(args.servers):
@@ -284,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
                 report["statements_per_action"] = round(report["statements"] / max(1, report["actions"]), 2)
             report["store"] = "as given" if args.url else \
                 ("postgresql" if str(db).startswith("postgres") else "sqlite")
+            if cluster is not None:
+                report["store"] += " over TCP on loopback" if args.tcp else " on its Unix socket"
         finally:
             for proc in procs:
                 proc.terminate()

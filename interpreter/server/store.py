@@ -354,8 +354,8 @@ class PostgresStore(Store):
                     with self.psycopg.connect(self.url, autocommit=True) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
                         callback(None)                      # commits made while nobody listened
-                        while not self._stop.is_set():
-                            for note in conn.notifies(timeout=0.5):
+                        while not self._stop.is_set():     # `close` waits at most one wake-up
+                            for note in conn.notifies(timeout=0.1):
                                 callback(note.payload)
                 except self.psycopg.Error:
                     self._stop.wait(0.5)                    # the database is away: try again

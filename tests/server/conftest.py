@@ -1,30 +1,48 @@
-"""Fixtures: a fresh in-process server (its own in-memory store) per test, which lets clients
-choose seeds (so matches are reproducible) and does not rate-limit ordinary requests (the
-tests send thousands); tests/server/test_limits.py checks the default limits.
+"""Fixtures: a fresh in-process server per test, which lets clients choose seeds (so matches
+are reproducible) and does not rate-limit ordinary requests (the tests send thousands);
+tests/server/test_hardening.py checks the default limits.
 
-`postgres` is a throwaway PostgreSQL cluster for the session (tests/server/postgres.py);
-`store_url` is a fresh store of each backend, for the tests parametrised over both."""
+Every fixture that makes a server or a store is parametrised over both backends, so the
+server suite runs on SQLite and on PostgreSQL (test ids carry `sqlite` or `postgresql`).
+`TRUCO_TEST_STORE=sqlite` (or `postgresql`) narrows a run to one backend.
+
+`postgres` is a throwaway PostgreSQL cluster for the session (tests/server/postgres.py); each
+test gets a database of its own, created empty and dropped after it. CREATE DATABASE costs
+30-60 ms once the cluster is warm, copying a template no less; a template holding the tables
+would save the ~50 ms of creating them, but then no test's server would create its tables as
+a new deployment does. docs/testing.md has the measurements and the suite's cost."""
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from tests.server.helpers import TEST_SETTINGS
+from tests.server.helpers import STORES, TEST_SETTINGS, fresh_store
 from tests.server.postgres import Cluster, bindir
 
 from interpreter.server.app import create_app
 
 
+@pytest.fixture(params=STORES)
+def db(request) -> Iterator[str]:
+    """The store of one test's server: SQLite in memory, or a fresh PostgreSQL database."""
+    with fresh_store(request, request.param, ":memory:") as url:
+        yield url
+
+
+@pytest.fixture(params=STORES)
+def store_url(request, tmp_path: Path) -> Iterator[str]:
+    """A store several servers (or a restarted one) can share: a SQLite file, or a fresh
+    PostgreSQL database."""
+    with fresh_store(request, request.param, f"sqlite:///{tmp_path / 'matches.sqlite3'}") as url:
+        yield url
+
+
 @pytest.fixture
-def client(request) -> Iterator[TestClient]:
-    """`TRUCO_TEST_STORE=postgresql` runs every test of this fixture on a fresh PostgreSQL
-    database instead (the whole server suite against the other backend)."""
-    db = ":memory:"
-    if os.environ.get("TRUCO_TEST_STORE") == "postgresql":
-        db = request.getfixturevalue("postgres").new_database()
+def client(db) -> Iterator[TestClient]:
     with TestClient(create_app(db, settings=TEST_SETTINGS)) as c:
         yield c
 
@@ -41,11 +59,3 @@ def postgres() -> Iterator[Cluster]:
         yield cluster
     finally:
         cluster.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request, tmp_path) -> str:
-    """A fresh, empty store: a SQLite file, or a new database on the throwaway cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'matches.sqlite3'}"
-    return request.getfixturevalue("postgres").new_database()

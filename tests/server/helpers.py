@@ -1,4 +1,5 @@
-"""Shared helpers of the server tests: an in-process client, seats, and leak scanning."""
+"""Shared helpers of the server tests: the stores they run on, an in-process client, seats, real
+server processes, and leak scanning."""
 from __future__ import annotations
 
 import os
@@ -11,14 +12,48 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 from starlette.testclient import TestClient
 
 from interpreter import State, load_game
 from interpreter.server.settings import LOOPBACK_HOSTS, Limits, Settings
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def _stores() -> list[str]:
+    """Both backends, or the one `TRUCO_TEST_STORE` names (a quicker run while working)."""
+    chosen = os.environ.get("TRUCO_TEST_STORE")
+    if chosen is None:
+        return list(BACKENDS)
+    if chosen not in BACKENDS:
+        raise pytest.UsageError(f"TRUCO_TEST_STORE is {chosen!r}: one of {', '.join(BACKENDS)}, or unset for both")
+    return [chosen]
+
+
+# The params of every server or store fixture, here and in the test modules.
+STORES = _stores()
+
+
+@contextmanager
+def fresh_store(request: pytest.FixtureRequest, backend: str, sqlite: str) -> Iterator[str]:
+    """A new, empty store for `--db`: `sqlite` as given, or a database on the session's cluster,
+    dropped afterwards (whatever is still connected to it)."""
+    if backend == "sqlite":
+        yield sqlite
+        return
+    cluster = request.getfixturevalue("postgres")
+    url = cluster.new_database()
+    try:
+        yield url
+    finally:
+        cluster.drop(url)
+
 
 # The test client's Host is `testserver`; tests choose seeds; thousands of requests a second.
 TEST_SETTINGS = Settings(hosts=LOOPBACK_HOSTS + ("testserver",), client_seeds=True,
@@ -173,7 +208,7 @@ class Server:
 
     STARTS = 3
 
-    def __init__(self, db: Path, *flags: str) -> None:
+    def __init__(self, db: Path | str, *flags: str) -> None:
         self.db = db
         self.flags = flags
         self.port = _free_port()

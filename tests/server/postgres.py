@@ -1,5 +1,6 @@
 """A throwaway PostgreSQL cluster for the tests: initdb in a temporary folder, listening on a
-Unix socket there only (no TCP), stopped and deleted at the end of the session.
+Unix socket there only (or, with `tcp=True`, on a free loopback port as well, which its URLs
+then name), stopped and deleted at the end of the session.
 
 It uses Debian's server binaries (`apt-get install postgresql`; .ci/run installs them). When
 no PostgreSQL binary is found the PostgreSQL tests are skipped, saying so. As root the
@@ -12,6 +13,7 @@ import os
 import pwd
 import secrets
 import shutil
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -27,16 +29,18 @@ def bindir() -> Path | None:
 
 
 class Cluster:
-    """initdb + pg_ctl start in a temporary folder; `url(db)` names a database on its socket."""
+    """initdb + pg_ctl start in a temporary folder; `url(db)` names a database on its socket,
+    or over TCP on 127.0.0.1 with `tcp`."""
 
-    def __init__(self) -> None:
+    def __init__(self, tcp: bool = False) -> None:
         found = bindir()
         assert found is not None
         self.bin = found
         self.user = "postgres" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
         self.dir = Path(tempfile.mkdtemp(prefix="truco-pg-"))
         self.data = self.dir / "data"
-        self.port = 5432
+        self.tcp = tcp
+        self.port = _free_port() if tcp else 5432
         if os.geteuid() == 0:
             entry = pwd.getpwnam("postgres")
             os.chown(self.dir, entry.pw_uid, entry.pw_gid)
@@ -50,7 +54,8 @@ class Cluster:
         """initdb and start; `settings` are more server settings, NAME=VALUE."""
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", self.user, "-E", "UTF8",
                   "--no-sync")
-        options = f"-c listen_addresses='' -c unix_socket_directories={self.dir} -p {self.port} " \
+        listen = "127.0.0.1" if self.tcp else ""
+        options = f"-c listen_addresses='{listen}' -c unix_socket_directories={self.dir} -p {self.port} " \
                   "-c fsync=off -c max_connections=200" + "".join(f" -c {setting}" for setting in settings)
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options,
                   "-w", "start")
@@ -62,7 +67,8 @@ class Cluster:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def url(self, db: str = "postgres") -> str:
-        return f"postgresql://{self.user}@/{db}?host={self.dir}&port={self.port}"
+        host = "127.0.0.1" if self.tcp else str(self.dir)
+        return f"postgresql://{self.user}@/{db}?host={host}&port={self.port}"
 
     def new_database(self) -> str:
         import psycopg
@@ -70,3 +76,16 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def drop(self, url: str) -> None:
+        """Drop the database of `url` (one of `new_database`'s), ending its connections."""
+        import psycopg
+        name = url.split("@/", 1)[1].split("?", 1)[0]
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -1,27 +1,16 @@
 """The match server's API: specs, creation, a seat's view, legal actions, acting, the event
-stream, the replay log and the OpenAPI document (docs/api.md, "The HTTP API"); every test
-runs against both stores, SQLite and PostgreSQL."""
+stream, the replay log and the OpenAPI document (docs/api.md, "The HTTP API")."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
-import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.testclient import TestClient
 
 from rulespec.load import bundled_names, open_spec
-from tests.server.helpers import TEST_SETTINGS, auth, create, replay_log
+from tests.server.helpers import auth, create, replay_log
 
 from interpreter import load_game
-from interpreter.server.app import create_app
 from interpreter.server.openapi import document
-
-
-@pytest.fixture
-def client(store_url) -> Iterator[TestClient]:
-    with TestClient(create_app(store_url, settings=TEST_SETTINGS)) as c:
-        yield c
 
 
 def test_specs_lists_every_bundled_spec_with_its_options_and_the_bots(client) -> None:

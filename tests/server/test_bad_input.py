@@ -122,11 +122,11 @@ def test_websocket_hello_errors_close_the_socket_with_the_reason(client) -> None
             assert ws.receive_json()["error"]["code"] == code
 
 
-def test_two_clients_acting_at_once_are_served_one_after_the_other() -> None:
+def test_two_clients_acting_at_once_are_served_one_after_the_other(db) -> None:
     """Both seats fire many actions concurrently, each naming the version it saw: exactly one
     action is applied per version, the others are refused, and the match stays consistent."""
     async def scenario() -> None:
-        app = create_app(":memory:", settings=TEST_SETTINGS)
+        app = create_app(db, settings=TEST_SETTINGS)
         transport = httpx2.ASGITransport(app=app)
         async with httpx2.AsyncClient(transport=transport, base_url="http://localhost") as http:
             made = (await http.post("/api/matches", json={"spec": "teg", "seed": 8})).json()

@@ -28,9 +28,9 @@ WS = "ws://127.0.0.1"
 JSON = {"content-type": "application/json"}
 
 
-def default_client(**changes: Any) -> TestClient:
-    """An app with the default settings, but for the limits named."""
-    return TestClient(create_app(":memory:", settings=Settings(limits=Limits(**changes))), base_url=HOST)
+def default_client(db: str, **changes: Any) -> TestClient:
+    """An app on the store `db` with the default settings, but for the limits named."""
+    return TestClient(create_app(db, settings=Settings(limits=Limits(**changes))), base_url=HOST)
 
 
 def made_match(client: TestClient, spec: str = "teg", **body: Any) -> dict[str, Any]:
@@ -50,8 +50,8 @@ def refused(r: Any, status: int, code: str) -> None:
 
 
 @pytest.fixture
-def client():
-    with default_client() as c:
+def client(db):
+    with default_client(db) as c:
         yield c
 
 
@@ -129,9 +129,9 @@ def test_a_large_body_is_refused(client) -> None:
         refused(r, 413, "too_large")
 
 
-def test_one_invitation_claimed_at_once_by_many_gives_one_token() -> None:
+def test_one_invitation_claimed_at_once_by_many_gives_one_token(db) -> None:
     async def scenario() -> list[int]:
-        app = create_app(":memory:")
+        app = create_app(db)
         async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=HOST) as http:
             made = (await http.post("/api/matches", json={"spec": "teg"})).json()
             code = made["invitations"]["1"]["code"]
@@ -157,8 +157,8 @@ def test_loopback_hosts_are_answered_by_default(client, host) -> None:
     assert client.get("/api/specs", headers={"host": host}).status_code == 200
 
 
-def test_a_configured_host_is_answered() -> None:
-    app = create_app(":memory:", settings=Settings(hosts=("cards.example",)))
+def test_a_configured_host_is_answered(db) -> None:
+    app = create_app(db, settings=Settings(hosts=("cards.example",)))
     with TestClient(app, base_url="http://cards.example") as c:
         assert c.get("/api/specs").status_code == 200
         refused(c.get("/api/specs", headers={"host": "127.0.0.1"}), 400, "bad_host")
@@ -210,8 +210,8 @@ def test_a_websocket_from_a_foreign_origin_or_host_is_refused(client) -> None:
             assert ws.receive_json()["view"]["seat"] == 0
 
 
-def test_a_configured_origin_may_open_streams() -> None:
-    app = create_app(":memory:", settings=Settings(origins=("https://cards.example",)))
+def test_a_configured_origin_may_open_streams(db) -> None:
+    app = create_app(db, settings=Settings(origins=("https://cards.example",)))
     with TestClient(app, base_url=HOST) as c:
         made = made_match(c)
         url = f"{WS}/api/matches/{made['match']}/events"
@@ -266,6 +266,7 @@ def test_seeds_differ_between_matches(client) -> None:
 
 
 def test_the_database_file_is_readable_by_its_owner_only(tmp_path) -> None:
+    """SQLite only: a PostgreSQL store has no file of the server's to guard."""
     db = tmp_path / "m.sqlite3"
     with TestClient(create_app(str(db)), base_url=HOST) as c:
         made_match(c)
@@ -285,16 +286,16 @@ def test_match_creation_is_rate_limited_per_client_with_retry_after(client) -> N
     assert len(client.app.state.book.matches) == burst
 
 
-def test_requests_are_rate_limited_per_client() -> None:
-    with default_client(requests_burst=20, requests_per_second=1) as c:
+def test_requests_are_rate_limited_per_client(db) -> None:
+    with default_client(db, requests_burst=20, requests_per_second=1) as c:
         codes = [c.get("/api/specs").status_code for _ in range(25)]
         assert codes[:20] == [200] * 20 and set(codes[20:]) == {429}
         error, close, reason = _ws_refusal(c, f"{WS}/api/matches/x/events")        # handshakes count too
         assert (error["code"], close, reason) == ("rate_limited", 4429, "rate_limited")
 
 
-def test_an_idle_match_leaves_memory_and_comes_back_unchanged() -> None:
-    with default_client(idle_match_seconds=0.2, live_matches=3) as c:
+def test_an_idle_match_leaves_memory_and_comes_back_unchanged(db) -> None:
+    with default_client(db, idle_match_seconds=0.2, live_matches=3) as c:
         made = made_match(c)
         before = views(c, made)
         book = c.app.state.book
@@ -306,15 +307,15 @@ def test_an_idle_match_leaves_memory_and_comes_back_unchanged() -> None:
         assert others
 
 
-def test_the_compiled_games_are_bounded() -> None:
-    with default_client(game_cache=3, creations_burst=1e9) as c:
+def test_the_compiled_games_are_bounded(db) -> None:
+    with default_client(db, game_cache=3, creations_burst=1e9) as c:
         for target in (30, 15, 9):
             for players in (2, 4):
                 made_match(c, "reglamento", options={"target": target, "players": players})
         assert len(c.app.state.book.catalog.games) == 3
 
 
-def test_a_new_game_compiles_while_other_requests_are_served(monkeypatch) -> None:
+def test_a_new_game_compiles_while_other_requests_are_served(db, monkeypatch) -> None:
     """A slow compilation (here 0.5 s) runs on a worker thread: the event loop answers others
     meanwhile, and three creations with the same new options compile it once."""
     from interpreter.server import catalog
@@ -330,7 +331,7 @@ def test_a_new_game_compiles_while_other_requests_are_served(monkeypatch) -> Non
     monkeypatch.setattr(catalog, "Game", slow)
 
     async def scenario() -> tuple[float, float]:
-        app = create_app(":memory:")
+        app = create_app(db)
         async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=HOST) as http:
             async def create() -> float:
                 r = await http.post("/api/matches", json={"spec": "vanikar"})
@@ -369,8 +370,8 @@ def test_streams_are_capped_per_seat(client) -> None:
     assert client.app.state.book.streams == 0
 
 
-def test_streams_are_capped_in_all() -> None:
-    with default_client(streams_total=2) as c:
+def test_streams_are_capped_in_all(db) -> None:
+    with default_client(db, streams_total=2) as c:
         made = made_match(c)
         url = f"{WS}/api/matches/{made['match']}/events"
         with c.websocket_connect(url) as a, c.websocket_connect(url) as b:
@@ -381,8 +382,8 @@ def test_streams_are_capped_in_all() -> None:
             assert (error["code"], close) == ("too_many_streams", 4429)
 
 
-def test_an_idle_stream_is_closed_and_one_kept_alive_is_not() -> None:
-    with default_client(stream_idle_seconds=0.3) as c:
+def test_an_idle_stream_is_closed_and_one_kept_alive_is_not(db) -> None:
+    with default_client(db, stream_idle_seconds=0.3) as c:
         made = made_match(c)
         url = f"{WS}/api/matches/{made['match']}/events"
         with c.websocket_connect(url) as ws:
@@ -420,8 +421,8 @@ def test_clients_are_counted_by_address_and_ipv6_by_network(address, client) -> 
     assert client_of({"client": (address, 1234)}) == client
 
 
-def test_a_stream_must_say_hello_in_time() -> None:
-    with default_client(hello_seconds=0.2) as c:
+def test_a_stream_must_say_hello_in_time(db) -> None:
+    with default_client(db, hello_seconds=0.2) as c:
         made = made_match(c)
         error, close, reason = _ws_refusal(c, f"{WS}/api/matches/{made['match']}/events")
         assert (error["code"], close) == ("no_hello", 4400)
@@ -429,14 +430,14 @@ def test_a_stream_must_say_hello_in_time() -> None:
 
 # -- signals ------------------------------------------------------------------------------
 
-def _partner_signals(tmp_path) -> TestClient:
+def _partner_signals(db: str, tmp_path) -> TestClient:
     spec = tmp_path / "quiet.yaml"
     spec.write_text("extends: reglamento\nname: quiet\nsignals: {verb: sena, names: [tres], to: partners}\n")
-    return TestClient(create_app(":memory:", [str(spec)]), base_url=HOST)
+    return TestClient(create_app(db, [str(spec)]), base_url=HOST)
 
 
-def test_signals_are_rate_limited_per_seat(tmp_path) -> None:
-    with _partner_signals(tmp_path) as c:
+def test_signals_are_rate_limited_per_seat(db, tmp_path) -> None:
+    with _partner_signals(db, tmp_path) as c:
         made = made_match(c, "quiet", options={"players": 4})
         url = f"/api/matches/{made['match']}/actions"
         burst = int(Limits().signals_burst)
@@ -450,11 +451,11 @@ def test_signals_are_rate_limited_per_seat(tmp_path) -> None:
         assert len(log) == burst + 1
 
 
-def test_a_private_signal_changes_nothing_its_opponents_see(tmp_path) -> None:
+def test_a_private_signal_changes_nothing_its_opponents_see(db, tmp_path) -> None:
     """Seats 0 and 2 are partners: seat 2's signal reaches seat 0's stream; seat 1 is sent
     nothing, its view (version included) is unchanged, and seat 0 may still act on the
     version it read before the signal."""
-    with _partner_signals(tmp_path) as c:
+    with _partner_signals(db, tmp_path) as c:
         made = made_match(c, "quiet", options={"players": 4})
         match, tokens = made["match"], made["tokens"]
         url = f"{WS}/api/matches/{match}/events"

@@ -1,5 +1,5 @@
 """The load script (tools/load.py): 50 concurrent matches of bots over loopback against one
-real server finish with zero errors and zero lost actions."""
+real server, on either store, finish with zero errors and zero lost actions."""
 from __future__ import annotations
 
 import importlib.util
@@ -18,9 +18,9 @@ def _load_module():
     return module
 
 
-def test_fifty_concurrent_matches_lose_nothing(capsys) -> None:
+def test_fifty_concurrent_matches_lose_nothing(store_url, capsys) -> None:
     load = _load_module()
-    code = load.main(["--matches", "50", "-o", "target=15", "--json"])
+    code = load.main(["--matches", "50", "-o", "target=15", "--json", "--db", store_url])
     out = capsys.readouterr().out
     assert code == 0, out
     assert '"errors": 0' in out and '"lost_actions": 0' in out and '"matches": 50' in out

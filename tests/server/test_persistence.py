@@ -1,6 +1,6 @@
-"""Persistence: every match's creation and action log is in SQLite; a server started again on
-the same file resumes every match exactly where it was (replayed from seed and log), and a
-server killed at any moment loses no action it had answered."""
+"""Persistence: every match's creation and action log is in the store (SQLite or PostgreSQL);
+a server started again on the same store resumes every match exactly where it was (replayed
+from seed and log), and a server killed at any moment loses no action it had answered."""
 from __future__ import annotations
 
 import json
@@ -53,8 +53,8 @@ def test_a_new_app_on_the_same_store_resumes_every_match(store_url) -> None:
 # -- a real server process, killed ---------------------------------------------------------
 
 @pytest.fixture
-def server(tmp_path):
-    srv = Server(tmp_path / "matches.sqlite3", *PLAYFUL)
+def server(store_url):
+    srv = Server(store_url, *PLAYFUL)
     srv.start()
     yield srv
     if srv.proc and srv.proc.poll() is None:
@@ -164,7 +164,8 @@ def test_a_killed_server_resumes_every_match_and_loses_no_answered_action(server
 
 def test_a_database_written_before_invitations_still_serves_its_matches(tmp_path) -> None:
     """A file with the earlier schema (no salt, no invitations; tokens given at creation)
-    gains the new column and table; its matches replay and its tokens still act."""
+    gains the new column and table; its matches replay and its tokens still act. SQLite only:
+    no PostgreSQL store was ever written with that schema."""
     import sqlite3
 
     from interpreter.server.security import commitment, token_hash

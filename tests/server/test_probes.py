@@ -11,6 +11,7 @@ import os
 import socket
 import stat
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -18,17 +19,19 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.server.helpers import Server, auth
+from tests.server.helpers import STORES, Server, auth, fresh_store
 
 JSON = {"content-type": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("probes") / "matches.sqlite3")
-    srv.start()
-    yield srv
-    srv.kill()
+@pytest.fixture(scope="module", params=STORES)
+def server(request, tmp_path_factory) -> Iterator[Server]:
+    """One server for the module's probes, on a SQLite file or a fresh PostgreSQL database."""
+    with fresh_store(request, request.param, str(tmp_path_factory.mktemp("probes") / "matches.sqlite3")) as db:
+        srv = Server(db)
+        srv.start()
+        yield srv
+        srv.kill()
 
 
 @pytest.fixture(scope="module")
@@ -166,14 +169,17 @@ def test_a_seat_opens_a_bounded_number_of_streams(server, match) -> None:
 
 
 def test_the_database_files_are_the_owners_only(server) -> None:
-    files = list(server.db.parent.iterdir())
-    assert server.db in files
+    if str(server.db).startswith("postgresql://"):
+        pytest.skip("SQLite only: a PostgreSQL store keeps no file of the server's to guard")
+    db = Path(server.db)
+    files = list(db.parent.iterdir())
+    assert db in files
     for path in files:
         assert stat.S_IMODE(os.stat(path).st_mode) & 0o077 == 0, path
 
 
-def test_a_flood_of_creations_is_answered_429_with_retry_after(tmp_path) -> None:
-    srv = Server(tmp_path / "flood.sqlite3")
+def test_a_flood_of_creations_is_answered_429_with_retry_after(store_url) -> None:
+    srv = Server(store_url)
     srv.start()
     try:
         with httpx2.Client(base_url=srv.url, timeout=10, trust_env=False) as c:

@@ -32,7 +32,8 @@ def _need_browser() -> None:
 
 
 class LiveServer:
-    """uvicorn serving the app on a free loopback port, in a daemon thread."""
+    """uvicorn serving the app on a free loopback port, in a daemon thread, on SQLite only:
+    these tests check the page; the API beneath it runs on both stores in tests/server."""
 
     def __init__(self) -> None:
         import uvicorn
