@@ -200,3 +200,17 @@ def test_a_comparison_answered_is_realized_by_cards() -> None:
     envido = [game.values["envido"](tuple(game.cards.index[c] for c in h), game.cards.index[deal.turned])
               for h in deal.hands]
     assert envido[3] == max(envido) and envido.count(envido[3]) == 1
+
+
+def test_each_seats_maldon_is_chosen_every_way() -> None:
+    """reglamento: "Maldón — deux 4 et une figure : le joueur peut annuler la donne." Whether a
+    seat holds the maldón is a question of the abstract deal about that annulment and that seat,
+    answered each way for each seat on one walk: a deal where only the mano may annul, and one
+    where only the dealer may."""
+    game = load_game("reglamento", players=2, flor=False, reales=False, maldon=True)
+    with watching() as seen:
+        ex = explore(game)
+    assert ex.every_deal
+    held = {(st.facts.chosen.get(("annul", "maldon", 0)), st.facts.chosen.get(("annul", "maldon", 1)))
+            for st in seen if isinstance(st.facts, AbstractDeal)}
+    assert {(True, None), (False, True), (False, False)} <= held

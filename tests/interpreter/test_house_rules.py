@@ -1,0 +1,88 @@
+"""House rules no bundled spec has, each read with what it speaks of: an annulment with the
+turned card as well as the hand, a fold rule out of turn with the folding seat's team."""
+from __future__ import annotations
+
+from interpreter import Deal, load_game
+
+
+def _game(tmp_path, text: str, options: dict):
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_game(str(path), options)
+
+PIEZAS = """\
+name: casa_piezas
+title: Uruguayo where a pieza in hand may annul the deal
+source: "a test's own house rules"
+extends: uruguayo
+annul:
+  una_pieza:
+    holds: "trumps >= 1"
+    when: "trick == 1 and not played and calls_made == 0"
+    dealer: same
+    source: "house rule: a hand with a pieza of the muestra may annul the deal"
+"""
+
+
+def test_an_annulment_that_reads_the_turned_card(tmp_path) -> None:
+    """uruguayo's piezas are of the muestra's suit (its `turned.trumps`, cited from pytruco's
+    Carta.es_pieza: "the 2, 4, 5, 10, 11 of the muestra's suit"): the same
+    hand holds a pieza (the 2 of copas) under a muestra of copas and none under one of oros, so a
+    house annulment of a hand with a pieza is offered in the first deal only."""
+    game = _game(tmp_path, PIEZAS, {"players": 2})
+    hands = (("2c", "7o", "3e"), ("1e", "3b", "6o"))
+    under_copas = game.new_match(seed=0, deals=[Deal(hands, "1c")])
+    under_oros = game.new_match(seed=0, deals=[Deal(hands, "1o")])
+    assert "una_pieza" in under_copas.legal_actions(seat=0)
+    assert "una_pieza" not in under_oros.legal_actions(seat=0)
+
+
+TRAILING = """\
+name: casa_rezagados
+title: teg where only a trailing team may leave the hand
+source: "a test's own house rules"
+extends: teg
+fold:
+  when: "not counting and score_us < score_them"
+  source: "house rule: only the team behind may go to the deck"
+"""
+
+
+def test_a_fold_rule_out_of_turn_speaks_for_the_folding_seats_team(tmp_path) -> None:
+    """teg lets a seat leave the hand whenever no count is under way, in turn or not; under a house
+    rule that only the team behind may go, at 5-0 the dealer (seat 1, out of turn) may leave and,
+    at 0-5, may not, while the mano's own turn is judged the other way round."""
+    game = _game(tmp_path, TRAILING, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    ahead = game.new_match(seed=0, deals=[Deal(hands)], score=[5, 0])
+    behind = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
+    assert "fold" in ahead.legal_actions(seat=1) and "fold" not in ahead.legal_actions(seat=0)
+    assert "fold" not in behind.legal_actions(seat=1) and "fold" in behind.legal_actions(seat=0)
+
+
+NO_TIES = """\
+name: casa_sin_empates
+title: The board where an envido tied between the teams goes to nobody
+source: "a test's own house rules"
+extends: board
+contests:
+  envido:
+    count:
+      tie: nobody
+      source: "house rule: an envido tied between the teams is won by nobody"
+"""
+
+
+def test_yours_are_good_where_a_tie_goes_to_nobody(tmp_path) -> None:
+    """board: "Yours are good is legal only when you cannot beat the best value an opponent has
+    already announced." Where a tie goes to nobody, tying the best value already takes it from the
+    opponent, so a seat that can tie may not concede; once the two teams tie, a seat that can do
+    neither may."""
+    game = _game(tmp_path, NO_TIES, {"players": 4})
+    hands = (("7o", "12o", "1e"), ("7c", "11c", "1b"), ("4e", "5b", "6o"), ("3e", "2b", "4o"))  # 27, 27, 6, 4
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
+        st.apply(act, seat=seat)
+    assert st.legal_actions(seat=1) == ["announce"]
+    st.apply("announce", seat=1)
+    assert "good" in st.legal_actions(seat=2)
