@@ -86,3 +86,31 @@ def test_yours_are_good_where_a_tie_goes_to_nobody(tmp_path) -> None:
     assert st.legal_actions(seat=1) == ["announce"]
     st.apply("announce", seat=1)
     assert "good" in st.legal_actions(seat=2)
+
+
+FLOR_IN_BUENAS = """\
+name: casa_flor_en_buenas
+title: teg whose flor collects double for a team in the buenas
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    unraised:
+      mode: each
+      pays: "declared_by_caller * (if winner_score >= half then 6 else 3)"
+      source: "house rule: a flor collects 3, or 6 for a team past half the match"
+"""
+
+
+def test_an_unraised_flor_is_paid_by_a_rule_that_reads_the_score(tmp_path) -> None:
+    """teg: "Flor: 3 puntos. No se contesta, se cobra." Under a house rule that pays double in the
+    buenas, each team's unraised flors are paid by the rule read for that team, on the score of the
+    match: 6 to a team at 16 of 30, 3 to one at 0; the score is recorded as the flor's."""
+    game = _game(tmp_path, FLOR_IN_BUENAS, {"players": 2, "flor": True})
+    hands = (("7c", "6c", "5c"), ("1e", "4o", "12b"))
+    for score, paid in (([16, 0], [22, 0]), ([0, 16], [3, 16])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        for seat, act in ((0, "flor"), (0, "play 5c"), (1, "play 4o")):
+            st.apply(act, seat=seat)
+        assert st.score == paid
+        assert [e["reason"] for e in st.events if e["type"] == "score"] == ["flor"]
