@@ -114,3 +114,28 @@ def test_an_unraised_flor_is_paid_by_a_rule_that_reads_the_score(tmp_path) -> No
             st.apply(act, seat=seat)
         assert st.score == paid
         assert [e["reason"] for e in st.events if e["type"] == "score"] == ["flor"]
+
+
+FLOR_TIES = """\
+name: casa_flores_iguales
+title: teg whose unraised flors go to the best, and equal flors of both teams to nobody
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    unraised: {mode: compare, pays: "3 * declared"}
+    count: {tie: nobody}
+    source: "house rule: the best flor takes every flor sung; equal best flors of both teams take nothing"
+"""
+
+
+def test_equal_unraised_flors_of_both_teams_go_to_nobody(tmp_path) -> None:
+    """Under a house rule where the best flor takes them all and a tie between the teams takes
+    nothing, two flors of 38 (7, 6 and 5 of one suit) score nothing, and the log says which contest
+    was tied."""
+    game = _game(tmp_path, FLOR_TIES, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal((("7c", "6c", "5c"), ("7o", "6o", "5o")))])
+    st.apply("flor", seat=0)
+    st.apply("flor", seat=1)
+    assert st.score == [0, 0]
+    assert {"type": "contest_tied", "contest": "flor"} in st.events
