@@ -139,3 +139,32 @@ def test_equal_unraised_flors_of_both_teams_go_to_nobody(tmp_path) -> None:
     st.apply("flor", seat=1)
     assert st.score == [0, 0]
     assert {"type": "contest_tied", "contest": "flor"} in st.events
+
+
+BEST_FLOR = """\
+name: casa_mejor_flor
+title: teg whose best flor collects its team's flors, double in the buenas, and is shown at the end
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    unraised: {mode: compare, pays: "declared_by_caller * (if winner_score >= half then 6 else 3)"}
+    count: {show: hand_end}
+    source: "house rule: the best flor collects 3 for each flor of its team, 6 past half the match, and is shown"
+"""
+
+
+def test_the_best_unraised_flor_is_paid_by_a_rule_that_reads_the_score_and_shown(tmp_path) -> None:
+    """Under a house rule where the best of the flors sung collects its team's (3 each, 6 for a
+    team past half the match), the 38 beats the 24: 6 to team 0 at 16 of 30, recorded as the
+    flor's, and its three cards are shown once the hand is over."""
+    game = _game(tmp_path, BEST_FLOR, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal((("7c", "6c", "5c"), ("4o", "10o", "11o")))], score=[16, 0])
+    st.apply("flor", seat=0)
+    st.apply("flor", seat=1)
+    assert st.score == [22, 0]
+    assert [e["reason"] for e in st.events if e["type"] == "score"] == ["flor"]
+    for seat, card in ((0, "5c"), (1, "4o"), (0, "7c"), (1, "10o"), (1, "11o"), (0, "6c")):
+        st.apply(f"play {card}", seat=seat)
+    shown = [e for e in st.events if e["type"] == "revealed"]
+    assert [(e["contest"], e["seat"], sorted(e["cards"])) for e in shown] == [("flor", 0, ["5c", "6c", "7c"])]
