@@ -15,7 +15,6 @@ from interpreter.engine.rules import (
     CompiledContest,
     Rules,
     after,
-    contest_pending,
     holds,
     leader,
     may_declare,
@@ -231,11 +230,12 @@ def _pay_facts(m: Match, r: Rules, cont: CompiledContest, team: int, caller_team
 def settle_declarations(m: Match, r: Rules) -> None:
     """Score declaration-only contests as soon as every seat has declared or lost the chance
     (played a card). Whether a seat could declare is never asked of its hidden cards, so the
-    moment of scoring shows nothing about them."""
+    moment of scoring shows nothing about them. A declaration waiting for its answer has asked
+    a seat that may still declare, so it is never settled under it."""
     if m.hand_over:
         return
     for cont in r.contests:
-        if not only_declared(m, r, cont) or contest_pending(m, cont):
+        if not only_declared(m, r, cont):
             continue
         if any(may_declare(m, cont, s) for s in m.seats):
             continue

@@ -12,7 +12,6 @@ from interpreter.engine.rules import (
     CompiledContest,
     Rules,
     annuls,
-    contest_pending,
     holds,
     may_answer,
     may_declare,
@@ -170,7 +169,7 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
             if (not cont.calls[name].declare or holder) and cont.allowed[name](ctx):
                 out.append(("call", name))
         return out
-    if not cont.declares or not holder or seat in cs.declared or contest_pending(m, cont):
+    if not cont.declares or not holder or seat in cs.declared:     # its own waiting call: answered above
         return []
     last, last_seat = cs.chain[-1]
     used = [c for c, _ in cs.chain]

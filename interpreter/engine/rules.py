@@ -297,9 +297,3 @@ def count_would_win(m: Match, r: Rules, seat: int) -> bool:
     before = None if c.best_seat is None else team_of[c.best_seat]
     after = None if lead is None else team_of[lead]
     return after != before and after in (team_of[seat], None)
-
-
-def contest_pending(m: Match, cont: CompiledContest) -> bool:
-    """Whether a call of `cont` waits for its answer. Only a stake call is ever put off
-    (`suspended`) by a contest, so the waiting call is the one to look at."""
-    return m.pending is not None and m.pending.contest == cont.index

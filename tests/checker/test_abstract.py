@@ -251,3 +251,17 @@ def test_calls_made_is_bounded_only_when_every_use_compares_it_with_a_literal(te
     locate = lambda offset: Loc("spec.yaml", 1, 1 + offset)  # noqa: E731
     formula = Formula(parse_expr(text, locate), text, Span(None, "$.f"), locate)
     assert walk.comparison_bound([formula], "calls_made") == bound
+
+
+def test_each_seats_maldon_is_chosen_every_way() -> None:
+    """reglamento: "Maldón — deux 4 et une figure : le joueur peut annuler la donne." Whether a
+    seat holds the maldón is a question of the abstract deal about that annulment and that seat,
+    answered each way for each seat on one walk: the mano's before it plays, the dealer's once the
+    mano has played (and the mano's answer, never asked again, is forgotten)."""
+    game = load_game("reglamento", players=2, flor=False, reales=False, maldon=True)
+    with watching() as seen:
+        ex = explore(game)
+    assert ex.every_deal
+    held = {(st.facts.chosen.get(("annul", "maldon", 0)), st.facts.chosen.get(("annul", "maldon", 1)))
+            for st in seen if isinstance(st.facts, AbstractDeal)}
+    assert {(True, None), (False, None), (None, True), (None, False)} <= held

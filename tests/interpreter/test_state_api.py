@@ -403,3 +403,8 @@ def test_signals_to_partners_reach_only_the_partners(tmp_path) -> None:
     table = load_game("reglamento", players=4).new_match(seed=2)
     table.apply("sena tres", seat=3)
     assert all(any(e.get("action") == "sena tres" for e in table.visible_events(s)) for s in range(4))
+
+
+def test_a_game_shows_its_spec_and_every_table_option(game) -> None:
+    """A game prints as its class, the spec's name and each table option's value."""
+    assert repr(game) == "Game('teg', players=2, target=15, flor=False, falta='chico')"

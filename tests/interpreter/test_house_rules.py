@@ -1,0 +1,170 @@
+"""House rules no bundled spec has, each read with what it speaks of: an annulment with the
+turned card as well as the hand, a fold rule out of turn with the folding seat's team."""
+from __future__ import annotations
+
+from interpreter import Deal, load_game
+
+
+def _game(tmp_path, text: str, options: dict):
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_game(str(path), options)
+
+PIEZAS = """\
+name: casa_piezas
+title: Uruguayo where a pieza in hand may annul the deal
+source: "a test's own house rules"
+extends: uruguayo
+annul:
+  una_pieza:
+    holds: "trumps >= 1"
+    when: "trick == 1 and not played and calls_made == 0"
+    dealer: same
+    source: "house rule: a hand with a pieza of the muestra may annul the deal"
+"""
+
+
+def test_an_annulment_that_reads_the_turned_card(tmp_path) -> None:
+    """uruguayo's piezas are of the muestra's suit (its `turned.trumps`, cited from pytruco's
+    Carta.es_pieza: "the 2, 4, 5, 10, 11 of the muestra's suit"): the same
+    hand holds a pieza (the 2 of copas) under a muestra of copas and none under one of oros, so a
+    house annulment of a hand with a pieza is offered in the first deal only."""
+    game = _game(tmp_path, PIEZAS, {"players": 2})
+    hands = (("2c", "7o", "3e"), ("1e", "3b", "6o"))
+    under_copas = game.new_match(seed=0, deals=[Deal(hands, "1c")])
+    under_oros = game.new_match(seed=0, deals=[Deal(hands, "1o")])
+    assert "una_pieza" in under_copas.legal_actions(seat=0)
+    assert "una_pieza" not in under_oros.legal_actions(seat=0)
+
+
+TRAILING = """\
+name: casa_rezagados
+title: teg where only a trailing team may leave the hand
+source: "a test's own house rules"
+extends: teg
+fold:
+  when: "not counting and score_us < score_them"
+  source: "house rule: only the team behind may go to the deck"
+"""
+
+
+def test_a_fold_rule_out_of_turn_speaks_for_the_folding_seats_team(tmp_path) -> None:
+    """teg lets a seat leave the hand whenever no count is under way, in turn or not; under a house
+    rule that only the team behind may go, at 5-0 the dealer (seat 1, out of turn) may leave and,
+    at 0-5, may not, while the mano's own turn is judged the other way round."""
+    game = _game(tmp_path, TRAILING, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    ahead = game.new_match(seed=0, deals=[Deal(hands)], score=[5, 0])
+    behind = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
+    assert "fold" in ahead.legal_actions(seat=1) and "fold" not in ahead.legal_actions(seat=0)
+    assert "fold" not in behind.legal_actions(seat=1) and "fold" in behind.legal_actions(seat=0)
+
+
+NO_TIES = """\
+name: casa_sin_empates
+title: The board where an envido tied between the teams goes to nobody
+source: "a test's own house rules"
+extends: board
+contests:
+  envido:
+    count:
+      tie: nobody
+      source: "house rule: an envido tied between the teams is won by nobody"
+"""
+
+
+def test_yours_are_good_where_a_tie_goes_to_nobody(tmp_path) -> None:
+    """board: "Yours are good is legal only when you cannot beat the best value an opponent has
+    already announced." Where a tie goes to nobody, tying the best value already takes it from the
+    opponent, so a seat that can tie may not concede; once the two teams tie, a seat that can do
+    neither may."""
+    game = _game(tmp_path, NO_TIES, {"players": 4})
+    hands = (("7o", "12o", "1e"), ("7c", "11c", "1b"), ("4e", "5b", "6o"), ("3e", "2b", "4o"))  # 27, 27, 6, 4
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
+        st.apply(act, seat=seat)
+    assert st.legal_actions(seat=1) == ["announce"]
+    st.apply("announce", seat=1)
+    assert "good" in st.legal_actions(seat=2)
+
+
+FLOR_IN_BUENAS = """\
+name: casa_flor_en_buenas
+title: teg whose flor collects double for a team in the buenas
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    unraised:
+      mode: each
+      pays: "declared_by_caller * (if winner_score >= half then 6 else 3)"
+      source: "house rule: a flor collects 3, or 6 for a team past half the match"
+"""
+
+
+def test_an_unraised_flor_is_paid_by_a_rule_that_reads_the_score(tmp_path) -> None:
+    """teg: "Flor: 3 puntos. No se contesta, se cobra." Under a house rule that pays double in the
+    buenas, each team's unraised flors are paid by the rule read for that team, on the score of the
+    match: 6 to a team at 16 of 30, 3 to one at 0; the score is recorded as the flor's."""
+    game = _game(tmp_path, FLOR_IN_BUENAS, {"players": 2, "flor": True})
+    hands = (("7c", "6c", "5c"), ("1e", "4o", "12b"))
+    for score, paid in (([16, 0], [22, 0]), ([0, 16], [3, 16])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        for seat, act in ((0, "flor"), (0, "play 5c"), (1, "play 4o")):
+            st.apply(act, seat=seat)
+        assert st.score == paid
+        assert [e["reason"] for e in st.events if e["type"] == "score"] == ["flor"]
+
+
+FLOR_TIES = """\
+name: casa_flores_iguales
+title: teg whose unraised flors go to the best, and equal flors of both teams to nobody
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    unraised: {mode: compare, pays: "3 * declared"}
+    count: {tie: nobody}
+    source: "house rule: the best flor takes every flor sung; equal best flors of both teams take nothing"
+"""
+
+
+def test_equal_unraised_flors_of_both_teams_go_to_nobody(tmp_path) -> None:
+    """Under a house rule where the best flor takes them all and a tie between the teams takes
+    nothing, two flors of 38 (7, 6 and 5 of one suit) score nothing, and the log says which contest
+    was tied."""
+    game = _game(tmp_path, FLOR_TIES, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal((("7c", "6c", "5c"), ("7o", "6o", "5o")))])
+    st.apply("flor", seat=0)
+    st.apply("flor", seat=1)
+    assert st.score == [0, 0]
+    assert {"type": "contest_tied", "contest": "flor"} in st.events
+
+
+BEST_FLOR = """\
+name: casa_mejor_flor
+title: teg whose best flor collects its team's flors, double in the buenas, and is shown at the end
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    unraised: {mode: compare, pays: "declared_by_caller * (if winner_score >= half then 6 else 3)"}
+    count: {show: hand_end}
+    source: "house rule: the best flor collects 3 for each flor of its team, 6 past half the match, and is shown"
+"""
+
+
+def test_the_best_unraised_flor_is_paid_by_a_rule_that_reads_the_score_and_shown(tmp_path) -> None:
+    """Under a house rule where the best of the flors sung collects its team's (3 each, 6 for a
+    team past half the match), the 38 beats the 24: 6 to team 0 at 16 of 30, recorded as the
+    flor's, and its three cards are shown once the hand is over."""
+    game = _game(tmp_path, BEST_FLOR, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal((("7c", "6c", "5c"), ("4o", "10o", "11o")))], score=[16, 0])
+    st.apply("flor", seat=0)
+    st.apply("flor", seat=1)
+    assert st.score == [22, 0]
+    assert [e["reason"] for e in st.events if e["type"] == "score"] == ["flor"]
+    for seat, card in ((0, "5c"), (1, "4o"), (0, "7c"), (1, "10o"), (1, "11o"), (0, "6c")):
+        st.apply(f"play {card}", seat=seat)
+    shown = [e for e in st.events if e["type"] == "revealed"]
+    assert [(e["contest"], e["seat"], sorted(e["cards"])) for e in shown] == [("flor", 0, ["5c", "6c", "7c"])]
