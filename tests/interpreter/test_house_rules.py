@@ -168,3 +168,134 @@ def test_the_best_unraised_flor_is_paid_by_a_rule_that_reads_the_score_and_shown
         st.apply(f"play {card}", seat=seat)
     shown = [e for e in st.events if e["type"] == "revealed"]
     assert [(e["contest"], e["seat"], sorted(e["cards"])) for e in shown] == [("flor", 0, ["5c", "6c", "7c"])]
+
+
+BUENAS_BEHIND = """\
+name: casa_buenas_del_que_pierde
+title: teg where only a team not ahead in the match may say son buenas
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    count:
+      good: "score_us <= score_them"
+      source: "house rule: a team ahead in the match must announce its tanto"
+"""
+
+
+def test_a_count_rule_speaks_for_the_seat_in_the_counts_team(tmp_path) -> None:
+    """teg: "«Son buenas»: cuando el otro canta su tanto, uno no está obligado a decir el suyo".
+    Under a house rule that only a team not ahead may say it, the pie (seat 1), asked after the
+    mano announced, may say son buenas at 5-0 and must announce at 0-5: the count's rule is read
+    for the team of the seat speaking."""
+    game = _game(tmp_path, BUENAS_BEHIND, {"players": 2})
+    hands = (("5e", "2b", "12o"), ("7o", "6o", "1c"))
+    for score, offered in (([0, 5], ["announce"]), ([5, 0], ["announce", "good"])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
+            st.apply(act, seat=seat)
+        assert st.legal_actions(seat=1) == offered
+
+
+ONE_CONTRAFLOR = """\
+name: casa_una_contraflor
+title: Reglamento where a hand has at most one contraflor
+source: "a test's own house rules"
+extends: reglamento
+contests:
+  flor:
+    calls:
+      contraflor: {max: 1, source: "house rule: at most one contraflor a hand"}
+"""
+
+
+def test_a_capped_raise_not_yet_called_is_offered_to_a_flor_sung_on_its_turn(tmp_path) -> None:
+    """Reglamento: "Contraflor | Relance : on met les flors en jeu." At 4 players, after seat 1's
+    flor answered seat 0's, seat 2 holds a flor it has not sung: on its turn it may sing it or
+    raise against the other camp's flor, and a house cap of one contraflor a hand, not yet
+    reached, does not take the contraflor away."""
+    game = _game(tmp_path, ONE_CONTRAFLOR, {"players": 4, "flor": True})
+    hands = (("7c", "6c", "5c"), ("7o", "6o", "5o"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "flor"), (1, "flor"), (0, "play 5c"), (1, "play 6o")):
+        st.apply(act, seat=seat)
+    assert {"flor", "contraflor", "contraflor_al_resto"} <= set(st.legal_actions(seat=2))
+
+
+OPEN_CONTRAFLOR = """\
+name: casa_contraflor_de_entrada
+title: Reglamento where a flor may be sung straight as a contraflor
+source: "a test's own house rules"
+extends: reglamento
+contests:
+  flor:
+    calls:
+      contraflor: {opens: true, source: "house rule: a flor may be sung straight as a contraflor"}
+"""
+
+
+def test_a_raise_that_may_open_does_not_raise_a_partners_flor(tmp_path) -> None:
+    """Reglamento: "Contraflor | Relance : on met les flors en jeu", a raise against the other
+    camp's flor. Where a house rule lets a contraflor open the flor, the mano may open with it;
+    but once the mano sang a flor no opponent holds, his partner (seat 2, with a flor of his own)
+    may only sing it on his turn: a contraflor would raise his own camp's flor."""
+    game = _game(tmp_path, OPEN_CONTRAFLOR, {"players": 4, "flor": True})
+    hands = (("7c", "6c", "5c"), ("1o", "4o", "5b"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    assert {"flor", "contraflor"} <= set(st.legal_actions(seat=0))
+    for seat, act in ((0, "flor"), (0, "play 5c"), (1, "play 5b")):
+        st.apply(act, seat=seat)
+    legal = st.legal_actions(seat=2)
+    assert "flor" in legal and "contraflor" not in legal
+
+
+CONTRAFLOR_IN_MALAS = """\
+name: casa_contraflor_en_malas
+title: Reglamento where only a camp in the malas may call a contraflor
+source: "a test's own house rules"
+extends: reglamento
+contests:
+  flor:
+    calls:
+      contraflor: {allowed: "score_us < half", source: "house rule: a contraflor only for a camp in the malas"}
+"""
+
+
+def test_a_raise_against_a_flor_sung_earlier_is_judged_by_its_rule(tmp_path) -> None:
+    """Reglamento: "Contraflor | Relance : on met les flors en jeu." Where a house rule keeps the
+    contraflor for a camp in the malas, seat 2, on its turn after seat 1's flor answered seat 0's,
+    may raise at 0-0 but not once its camp has 15 of 30; it may still sing its flor."""
+    game = _game(tmp_path, CONTRAFLOR_IN_MALAS, {"players": 4, "flor": True})
+    hands = (("7c", "6c", "5c"), ("7o", "6o", "5o"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
+    for score, offered in (([0, 0], True), ([15, 0], False)):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        for seat, act in ((0, "flor"), (1, "flor"), (0, "play 5c"), (1, "play 6o")):
+            st.apply(act, seat=seat)
+        legal = st.legal_actions(seat=2)
+        assert "flor" in legal and ("contraflor" in legal) == offered
+
+
+FLOR_IN_MALAS = """\
+name: casa_flor_en_malas
+title: teg where a flor is sung only by a camp in the malas
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    window: "trick == 1 and not played and score_us < half"
+    source: "house rule: a camp in the buenas plays its flor as three cards"
+"""
+
+
+def test_a_flor_owed_in_a_count_is_judged_by_its_window_for_the_seats_team(tmp_path) -> None:
+    """teg: "La flor se canta en la primera baza y mata al envido." At 4 players, seat 2 holds a
+    flor and is to speak in the envido count: it must sing the flor, which wipes the envido, where
+    its window is open; under a house rule that only a camp in the malas sings it, at 0-0 the flor
+    is all it may say, and at 20-0 (its camp past half of 30) it speaks in the count."""
+    game = _game(tmp_path, FLOR_IN_MALAS, {"players": 4, "flor": True})
+    hands = (("1e", "4o", "12b"), ("7o", "5b", "3e"), ("7c", "6c", "5c"), ("4e", "5o", "12c"))
+    for score, offered in (([0, 0], ["flor"]), ([20, 0], ["announce", "good"])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        for seat, act in ((0, "envido"), (1, "accept"), (0, "announce"), (1, "good")):
+            st.apply(act, seat=seat)
+        assert st.legal_actions(seat=2) == offered
