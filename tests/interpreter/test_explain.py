@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rulespec.errors import IllegalAction
+from tests.interpreter.test_house_rules import house_game
 
 from interpreter import Deal, load_game
 
@@ -216,9 +217,7 @@ contests:
 def test_a_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> None:
     """A condition of parts joined by `and` (here a house variant's fold and `allowed:` rules) is
     said in words with the parts that fail now first, for every kind of rule."""
-    path = tmp_path / "casa.yaml"
-    path.write_text(HOUSE, encoding="utf-8")
-    game = load_game(str(path), {"players": 2})
+    game = house_game(tmp_path, HOUSE, {"players": 2})
     st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, TRUCO)))])
     st.apply("play 1e", seat=0)
     st.apply("play 5o", seat=1)
@@ -268,9 +267,7 @@ def test_a_stake_call_a_special_hand_forbids(tmp_path) -> None:
     special hand that forbids it."""
     deal = Deal(tuple(map(tuple, PAULISTA)), "7d")
     assert _state(("paulista", {"players": 4}), deal, [], score=[11, 3]).why_illegal("truco", seat=0) is None
-    path = tmp_path / "once.yaml"
-    path.write_text(ELEVEN, encoding="utf-8")
-    st = load_game(str(path), {"players": 4}).new_match(seed=0, deals=[deal], score=[11, 3])
+    st = house_game(tmp_path, ELEVEN, {"players": 4}).new_match(seed=0, deals=[deal], score=[11, 3])
     assert st.special == ["eleven"]
     assert _refused(st, "truco", 0) == "truco is forbidden in this hand (eleven)"
 
@@ -297,11 +294,9 @@ FLOR_PARTNERS = [["7c", "6c", "5c"], ["4e", "6e", "2b"], ["4o", "10o", "11o"], [
 
 
 def _house(tmp_path, text: str, players: int, hands, actions: list[str]):
-    path = tmp_path / "house.yaml"
-    path.write_text(text, encoding="utf-8")
     deal = hands if isinstance(hands, Deal) else Deal(tuple(map(tuple, hands)))
     options = {"players": players} | ({"flor": True} if "extends: teg" in text else {})
-    st = load_game(str(path), options).new_match(seed=0, deals=[deal])
+    st = house_game(tmp_path, text, options).new_match(seed=0, deals=[deal])
     for a in actions:
         seat, act = a.split(" ", 1)
         st.apply(act, seat=int(seat))

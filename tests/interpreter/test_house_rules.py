@@ -5,7 +5,8 @@ from __future__ import annotations
 from interpreter import Deal, load_game
 
 
-def _game(tmp_path, text: str, options: dict):
+def house_game(tmp_path, text: str, options: dict):
+    """The game of a house variant written as `text`, under `options`."""
     path = tmp_path / "house.yaml"
     path.write_text(text, encoding="utf-8")
     return load_game(str(path), options)
@@ -29,7 +30,7 @@ def test_an_annulment_that_reads_the_turned_card(tmp_path) -> None:
     Carta.es_pieza: "the 2, 4, 5, 10, 11 of the muestra's suit"): the same
     hand holds a pieza (the 2 of copas) under a muestra of copas and none under one of oros, so a
     house annulment of a hand with a pieza is offered in the first deal only."""
-    game = _game(tmp_path, PIEZAS, {"players": 2})
+    game = house_game(tmp_path, PIEZAS, {"players": 2})
     hands = (("2c", "7o", "3e"), ("1e", "3b", "6o"))
     under_copas = game.new_match(seed=0, deals=[Deal(hands, "1c")])
     under_oros = game.new_match(seed=0, deals=[Deal(hands, "1o")])
@@ -52,7 +53,7 @@ def test_a_fold_rule_out_of_turn_speaks_for_the_folding_seats_team(tmp_path) -> 
     """teg lets a seat leave the hand whenever no count is under way, in turn or not; under a house
     rule that only the team behind may go, at 5-0 the dealer (seat 1, out of turn) may leave and,
     at 0-5, may not, while the mano's own turn is judged the other way round."""
-    game = _game(tmp_path, TRAILING, {"players": 2})
+    game = house_game(tmp_path, TRAILING, {"players": 2})
     hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
     ahead = game.new_match(seed=0, deals=[Deal(hands)], score=[5, 0])
     behind = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
@@ -78,7 +79,7 @@ def test_yours_are_good_where_a_tie_goes_to_nobody(tmp_path) -> None:
     already announced." Where a tie goes to nobody, tying the best value already takes it from the
     opponent, so a seat that can tie may not concede; once the two teams tie, a seat that can do
     neither may."""
-    game = _game(tmp_path, NO_TIES, {"players": 4})
+    game = house_game(tmp_path, NO_TIES, {"players": 4})
     hands = (("7o", "12o", "1e"), ("7c", "11c", "1b"), ("4e", "5b", "6o"), ("3e", "2b", "4o"))  # 27, 27, 6, 4
     st = game.new_match(seed=0, deals=[Deal(hands)])
     for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
@@ -106,7 +107,7 @@ def test_an_unraised_flor_is_paid_by_a_rule_that_reads_the_score(tmp_path) -> No
     """teg: "Flor: 3 puntos. No se contesta, se cobra." Under a house rule that pays double in the
     buenas, each team's unraised flors are paid by the rule read for that team, on the score of the
     match: 6 to a team at 16 of 30, 3 to one at 0; the score is recorded as the flor's."""
-    game = _game(tmp_path, FLOR_IN_BUENAS, {"players": 2, "flor": True})
+    game = house_game(tmp_path, FLOR_IN_BUENAS, {"players": 2, "flor": True})
     hands = (("7c", "6c", "5c"), ("1e", "4o", "12b"))
     for score, paid in (([16, 0], [22, 0]), ([0, 16], [3, 16])):
         st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
@@ -133,7 +134,7 @@ def test_equal_unraised_flors_of_both_teams_go_to_nobody(tmp_path) -> None:
     """Under a house rule where the best flor takes them all and a tie between the teams takes
     nothing, two flors of 38 (7, 6 and 5 of one suit) score nothing, and the log says which contest
     was tied."""
-    game = _game(tmp_path, FLOR_TIES, {"players": 2, "flor": True})
+    game = house_game(tmp_path, FLOR_TIES, {"players": 2, "flor": True})
     st = game.new_match(seed=0, deals=[Deal((("7c", "6c", "5c"), ("7o", "6o", "5o")))])
     st.apply("flor", seat=0)
     st.apply("flor", seat=1)
@@ -158,7 +159,7 @@ def test_the_best_unraised_flor_is_paid_by_a_rule_that_reads_the_score_and_shown
     """Under a house rule where the best of the flors sung collects its team's (3 each, 6 for a
     team past half the match), the 38 beats the 24: 6 to team 0 at 16 of 30, recorded as the
     flor's, and its three cards are shown once the hand is over."""
-    game = _game(tmp_path, BEST_FLOR, {"players": 2, "flor": True})
+    game = house_game(tmp_path, BEST_FLOR, {"players": 2, "flor": True})
     st = game.new_match(seed=0, deals=[Deal((("7c", "6c", "5c"), ("4o", "10o", "11o")))], score=[16, 0])
     st.apply("flor", seat=0)
     st.apply("flor", seat=1)
@@ -188,7 +189,7 @@ def test_a_count_rule_speaks_for_the_seat_in_the_counts_team(tmp_path) -> None:
     Under a house rule that only a team not ahead may say it, the pie (seat 1), asked after the
     mano announced, may say son buenas at 5-0 and must announce at 0-5: the count's rule is read
     for the team of the seat speaking."""
-    game = _game(tmp_path, BUENAS_BEHIND, {"players": 2})
+    game = house_game(tmp_path, BUENAS_BEHIND, {"players": 2})
     hands = (("5e", "2b", "12o"), ("7o", "6o", "1c"))
     for score, offered in (([0, 5], ["announce"]), ([5, 0], ["announce", "good"])):
         st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
@@ -214,7 +215,7 @@ def test_a_capped_raise_not_yet_called_is_offered_to_a_flor_sung_on_its_turn(tmp
     flor answered seat 0's, seat 2 holds a flor it has not sung: on its turn it may sing it or
     raise against the other camp's flor, and a house cap of one contraflor a hand, not yet
     reached, does not take the contraflor away."""
-    game = _game(tmp_path, ONE_CONTRAFLOR, {"players": 4, "flor": True})
+    game = house_game(tmp_path, ONE_CONTRAFLOR, {"players": 4, "flor": True})
     hands = (("7c", "6c", "5c"), ("7o", "6o", "5o"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
     st = game.new_match(seed=0, deals=[Deal(hands)])
     for seat, act in ((0, "flor"), (1, "flor"), (0, "play 5c"), (1, "play 6o")):
@@ -239,7 +240,7 @@ def test_a_raise_that_may_open_does_not_raise_a_partners_flor(tmp_path) -> None:
     camp's flor. Where a house rule lets a contraflor open the flor, the mano may open with it;
     but once the mano sang a flor no opponent holds, his partner (seat 2, with a flor of his own)
     may only sing it on his turn: a contraflor would raise his own camp's flor."""
-    game = _game(tmp_path, OPEN_CONTRAFLOR, {"players": 4, "flor": True})
+    game = house_game(tmp_path, OPEN_CONTRAFLOR, {"players": 4, "flor": True})
     hands = (("7c", "6c", "5c"), ("1o", "4o", "5b"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
     st = game.new_match(seed=0, deals=[Deal(hands)])
     assert {"flor", "contraflor"} <= set(st.legal_actions(seat=0))
@@ -265,7 +266,7 @@ def test_a_raise_against_a_flor_sung_earlier_is_judged_by_its_rule(tmp_path) -> 
     """Reglamento: "Contraflor | Relance : on met les flors en jeu." Where a house rule keeps the
     contraflor for a camp in the malas, seat 2, on its turn after seat 1's flor answered seat 0's,
     may raise at 0-0 but not once its camp has 15 of 30; it may still sing its flor."""
-    game = _game(tmp_path, CONTRAFLOR_IN_MALAS, {"players": 4, "flor": True})
+    game = house_game(tmp_path, CONTRAFLOR_IN_MALAS, {"players": 4, "flor": True})
     hands = (("7c", "6c", "5c"), ("7o", "6o", "5o"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
     for score, offered in (([0, 0], True), ([15, 0], False)):
         st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
@@ -292,7 +293,7 @@ def test_a_flor_owed_in_a_count_is_judged_by_its_window_for_the_seats_team(tmp_p
     flor and is to speak in the envido count: it must sing the flor, which wipes the envido, where
     its window is open; under a house rule that only a camp in the malas sings it, at 0-0 the flor
     is all it may say, and at 20-0 (its camp past half of 30) it speaks in the count."""
-    game = _game(tmp_path, FLOR_IN_MALAS, {"players": 4, "flor": True})
+    game = house_game(tmp_path, FLOR_IN_MALAS, {"players": 4, "flor": True})
     hands = (("1e", "4o", "12b"), ("7o", "5b", "3e"), ("7c", "6c", "5c"), ("4e", "5o", "12c"))
     for score, offered in (([0, 0], ["flor"]), ([20, 0], ["announce", "good"])):
         st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
