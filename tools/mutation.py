@@ -26,8 +26,12 @@ checked by hand too.
 `--sample N` draws N mutants at random (seeded) from the whole set, for a machine where the
 whole set takes too long; `--budget` stops the run after that many seconds (the mutants not run
 are reported as not checked, never as killed); `--resume` goes on in a `--keep` folder of an
-earlier run, where the mutants and the test-to-function map are already made. The kill rate counts killed and
-timed-out mutants over those checked. Survivors are printed with their diff (`mutmut show`).
+earlier run, where the mutants and the test-to-function map are already made; `--carry DIR ...` takes
+the results of earlier runs' `--keep` folders for the mutants of every function whose code has not
+changed since (mutmut's hash of it), so that a run checks only what is new. A result carried is
+as the earlier run's tests found it: a survivor may since be killed (docs/testing.md says which).
+The kill rate counts killed and timed-out mutants over those checked. Survivors are printed with
+their diff (`mutmut show`).
 
 Each mutant runs in a worker forked from a server that has only collected the tests
 (`process_isolation = forkserver`, `forkserver_warmup = collect`): the conformance test caches its
@@ -110,6 +114,31 @@ def _results(work: Path, modules: list[str]) -> dict[str, int | None]:
     return found
 
 
+def _carry(work: Path, modules: list[str], earlier: list[Path]) -> int:
+    """Copy into `work`'s results those of `earlier` folders for mutants of unchanged functions."""
+    carried = 0
+    for m in modules:
+        meta_path = work / "mutants" / (m + ".meta")
+        if not meta_path.is_file():
+            continue
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        hashes, results = meta["hash_by_function_name"], meta["exit_code_by_key"]
+        for folder in earlier:
+            old_path = folder / "mutants" / (m + ".meta")
+            if not old_path.is_file():
+                continue
+            old = json.loads(old_path.read_text(encoding="utf-8"))
+            for key, code in old["exit_code_by_key"].items():
+                function = key.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
+                now = hashes.get(function)
+                same = now is not None and now == old["hash_by_function_name"].get(function)
+                if code is not None and same and key in results and results[key] is None:
+                    results[key] = code
+                    carried += 1
+        meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    return carried
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--modules", nargs="*", default=MODULES)
@@ -119,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=0, help="mutants per mutmut call (0: all in one)")
     ap.add_argument("--resume", action="store_true", help="reuse the --keep folder of an earlier run")
     ap.add_argument("--max-children", type=int, default=2)
+    ap.add_argument("--carry", type=Path, nargs="*", default=[],
+                    help="--keep folders of earlier runs whose results stand for unchanged functions")
     ap.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
@@ -137,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
             # Generate every mutant and record which tests call which function; the filter
             # matches nothing, so no mutant runs yet (mutmut then says that nothing matched).
             _mutmut(work, ["run", "--max-children", str(args.max_children), "__generate_only__*"])
+        if args.carry:
+            print(f"{_carry(work, args.modules, args.carry)} results carried from {len(args.carry)} earlier runs",
+                  flush=True)
         every = sorted(_results(work, args.modules))
         if not every:
             print("no mutants generated; is mutmut installed? (pip install mutmut==3.8.1)", file=sys.stderr)
