@@ -96,7 +96,8 @@ def cmd_check(args: argparse.Namespace, console: Console) -> int:
     if args.resolved:
         return print_resolved(args.specs)
     return check_specs(args.specs, console, as_json=args.json, report=args.report, cases=args.cases,
-                       exhaustive=not args.no_explore, fixed=parse_options(args.option), jobs=args.jobs)
+                       exhaustive=not args.no_explore, fixed=parse_options(args.option), jobs=args.jobs,
+                       keep_going=args.keep_going)
 
 
 def cmd_specs(args: argparse.Namespace, console: Console) -> int:
@@ -169,6 +170,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cases", metavar="DIR", default=None,
                    help="write each finding the engine reached as a replayable conformance case into DIR")
     p.add_argument("--no-explore", action="store_true", help="skip the exhaustive pass over one hand")
+    p.add_argument("-k", "--keep-going", action="store_true",
+                   help="walk every option combination even after a finding (by default the walks stop "
+                        "at the first one, to be fixed first)")
     p.add_argument("--resolved", action="store_true",
                    help="print each spec as `extends` merged it, every node with the file:line it came from")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",

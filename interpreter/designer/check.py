@@ -93,7 +93,7 @@ class Report:
     covered: list[Combo] = field(default_factory=list)
     """The option combinations explored exhaustively, defaults first."""
     stopped: bool = False
-    """An error was found, so no further combination was explored."""
+    """A finding came first, so the combinations after it were not explored."""
     uncapped: set[str] = field(default_factory=set)
     cut: bool = False
     interpretations: list[OptionDecl] = field(default_factory=list)
@@ -119,7 +119,7 @@ class Report:
         if not self.explored:
             return "none"
         if self.stopped:
-            return f"{self.explored} of {self.total} combinations (stopped at the first error)"
+            return f"{self.explored} of {self.total} combinations (stopped at the first finding)"
         return f"every pair of option values: {self.explored} of {self.total} combinations"
 
 
@@ -255,10 +255,10 @@ def _options_text(combo: Combo) -> str:
 
 
 def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | None = None,
-             jobs: int = 1) -> Report:
+             jobs: int = 1, keep_going: bool = False) -> Report:
     """Every finding for one spec (a bundled name or a path), and the checker's figures;
     `fixed` options are checked under the given value only; `jobs` processes walk the option
-    combinations side by side."""
+    combinations side by side; `keep_going` explores them all whatever was found first."""
     report = Report(name)
     start = time.perf_counter()
     try:
@@ -269,18 +269,22 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
     except SpecError as err:
         report.findings = [Finding(d, LOAD) for d in err.diagnostics]
         return report
-    diagnose_source(source, report, exhaustive, fixed, jobs=jobs)
+    diagnose_source(source, report, exhaustive, fixed, jobs=jobs, keep_going=keep_going)
     report.seconds = time.perf_counter() - start
     return report
 
 
 def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
                     fixed: Mapping[str, object] | None = None, play: bool = True,
-                    base: Located | None = None, jobs: int = 1) -> Report:
+                    base: Located | None = None, jobs: int = 1, keep_going: bool = False) -> Report:
     """The findings of a loaded spec into `report`. Without `play`, no hand is played (no
     payoffs, no exhaustive pass) and only combinations that use every option value at least
     once are built and compiled: the quick pass an editor runs as the designer types.
-    `base` is the merged tree the file extends (read from disk when not given)."""
+    `base` is the merged tree the file extends (read from disk when not given).
+
+    A finding is fixed first, then explored: once one is found (by the quick checks, the
+    payoffs or an earlier combination's walk), no further combination is walked unless
+    `keep_going`, so that a broken spec is answered in seconds, not after every walk."""
     report.source = source
     report.interpretations = [o for o in source.options if o.kind == "interpretation"]
     try:
@@ -298,7 +302,7 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
     if not play:
         combos = each_value(options)                  # every option value at least once
     explored = {_key(c) for c in pairwise(options)} if exhaustive else set()
-    todo: list[tuple[Game, Combo, bool]] = []           # and whether an error was found before it
+    todo: list[tuple[Game, Combo]] = []
     for combo in combos:
         report.checked += 1
         game = _build(source, combo, found)
@@ -306,23 +310,21 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
             continue
         if _check_payoffs(game, combo, found) or _key(combo) not in explored:
             continue
-        todo.append((game, combo, _has_error(found)))
-    walks = _explorations([game for game, _, _ in todo], jobs)
-    erred = False
-    for (game, combo, before), walked in zip(todo, walks, strict=True):
-        report.stopped = before or erred
-        if report.stopped:              # a spec with an error is fixed first, then explored
-            break
+        if found.found and not keep_going:
+            report.stopped = True
+            continue
+        todo.append((game, combo))
+    walks = _explorations([game for game, _ in todo], jobs)
+    for game, combo in todo:
+        if report.stopped:
+            break                       # never waiting for a walk that would not be read
         report.explored += 1
         report.covered.append(combo)
-        erred = _explore(game, combo, walked, found, report)
+        _explore(game, combo, next(walks), found, report)
+        report.stopped = bool(found.found) and not keep_going
     walks.close()
     report.findings = found.ranked(report.checked)
     return report
-
-
-def _has_error(found: _Collector) -> bool:
-    return any(f.diagnostic.severity == "error" for f in found.found.values())
 
 
 _FORKED: list[Game] = []
@@ -493,11 +495,11 @@ def _violation(v: Violation, severity: Severity = "error") -> Diagnostic:
 # -- the exhaustive pass ------------------------------------------------------------------
 
 
-def _explore(game: Game, combo: Combo, ex: Exploration | str, found: _Collector, report: Report) -> bool:
-    """One combination's walk into the findings and figures; whether it found an error."""
+def _explore(game: Game, combo: Combo, ex: Exploration | str, found: _Collector, report: Report) -> None:
+    """One combination's walk into the findings and figures."""
     if isinstance(ex, str):
         found.add(Diagnostic("error", game.spec.tricks.span.loc, "$", ex), EXPLORE, combo)
-        return True
+        return
     for v in ex.violations:
         found.add(_violation(v), EXPLORE, combo, v.witness, v.expect, v.detail)
     if ex.cut:
@@ -514,7 +516,6 @@ def _explore(game: Game, combo: Combo, ex: Exploration | str, found: _Collector,
     if not ex.every_deal:
         report.sampled.append(combo)
         report.samples += [s for s in ex.samples if s not in report.samples]
-    return bool(ex.violations)                      # every violation is an error
 
 
 # -- output -------------------------------------------------------------------------------
@@ -600,9 +601,9 @@ def print_resolved(names: list[str]) -> int:
 
 def check_specs(names: list[str], console: Console, as_json: bool = False, report: bool = False,
                 cases: str | None = None, exhaustive: bool = True,
-                fixed: Mapping[str, object] | None = None, jobs: int = 1) -> int:
+                fixed: Mapping[str, object] | None = None, jobs: int = 1, keep_going: bool = False) -> int:
     """Check each spec; exit 0 when all are clean, 1 with findings, 2 for unusable input."""
-    reports = [diagnose(name, exhaustive, fixed, jobs) for name in names]
+    reports = [diagnose(name, exhaustive, fixed, jobs, keep_going) for name in names]
     if cases:
         for r in reports:
             for path in write_cases(r, Path(cases)):
@@ -622,6 +623,11 @@ def check_specs(names: list[str], console: Console, as_json: bool = False, repor
                 word = severity or "ok"
                 text = line if severity else line[len("ok "):]
                 console.print(f"[{style}]{word}[/] {escape(text)}", soft_wrap=True, highlight=False)
+            if r.stopped:
+                console.print(f"[dim]note[/] the exhaustive pass stopped at the first finding, after "
+                              f"{r.explored} option combination{'' if r.explored == 1 else 's'}: fix what is "
+                              "above and check again, or walk them all with --keep-going",
+                              soft_wrap=True, highlight=False)
             if report and not r.unusable:
                 print_report(r, console)
     if any(r.unusable for r in reports):

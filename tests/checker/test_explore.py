@@ -143,6 +143,26 @@ def test_a_finding_stops_the_walks_after_it_whatever_the_jobs(tmp_path: Path) ->
     assert _figures(two) == _figures(one)
 
 
+def test_a_warning_of_the_quick_checks_is_fixed_before_any_walk(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A broken spec is answered in seconds: a finding of the quick checks (here an option no
+    rule reads, a warning) stops the walks before the first, and says so; `--keep-going`
+    walks every combination all the same and finds the same."""
+    spec = tmp_path / "unread.yaml"
+    spec.write_text("extends: teg\noptions:\n  lights: {values: [on, off], default: on}\n")
+    fixed = {"flor": False, "target": 30}
+    quick = diagnose(str(spec), fixed=fixed)
+    assert quick.stopped and quick.explored == 0 and quick.states == 0
+    full = diagnose(str(spec), fixed=fixed, keep_going=True)
+    assert not full.stopped and full.explored == 6 and full.states > 0      # 3 table sizes, lights on and off
+    assert [str(f.diagnostic) for f in full.findings] == [str(f.diagnostic) for f in quick.findings]
+    assert main(["check", str(spec), "-o", "flor=false", "-o", "target=30"]) == 1
+    out = capsys.readouterr().out
+    assert "option 'lights' is declared but no rule reads it" in out
+    assert "the exhaustive pass stopped at the first finding, after 0 option combinations" in out
+    assert "--keep-going" in out
+
+
 def test_jobs_must_be_a_whole_number_of_at_least_one(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         main(["check", "teg", "--jobs", "0"])
