@@ -16,9 +16,9 @@ each mutant, the tests of the selection that call the mutated function:
 
 The tests of a mutant run fastest first, and each mutant's run starts with the spec and game
 caches empty (tools/mutation_order.py, the scratch folder's `conftest.py`). Code that runs while a
-spec is loaded (rulespec/, the engine's tables and compiled rules) is cached per spec, so mutmut's
-map of which test calls which function names only the first tests to load each spec: a survivor
-there may be killed by a test outside its map (docs/testing.md lists the ones checked by hand).
+spec is loaded (rulespec/, the engine's tables and compiled rules) is cached per spec, so in
+mutmut's stats run, which maps each test to the functions it calls, the caches are emptied
+before every test: such code is mapped to every test that loads a spec, not only the first.
 Code run at import (the closures `rulespec/formula.py` builds for its operators) is never
 switched to its mutant by mutmut, which forks its workers after the import: such survivors are
 checked by hand too.

@@ -5,6 +5,10 @@
   (`open_spec` in the scorer's parameters): without this, a worker would reuse what the server
   built with the original code, and a mutant of the spec's loading or building (rulespec/) would
   never run.
+- In mutmut's stats run, which records the functions each test calls, the caches are emptied
+  before every test too: code that runs while a spec is loaded (rulespec/, the engine's tables
+  and compiled rules) is then mapped to every test that loads a spec, not only to the first
+  one that loaded it, so a mutant of it runs every test that would meet it.
 - The tests a mutant runs go fastest first, by the durations of mutmut's stats run
   (`mutmut-stats.json`), so that a mutant a cheap test kills stops there (mutmut runs pytest with
   `-x`) instead of after the properties. The order changes no verdict: a survivor still runs
@@ -13,16 +17,26 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 
-def pytest_sessionstart(session: Any) -> None:
+def _empty_caches() -> None:
     from rulespec import load
 
     from interpreter.engine import game
     load._SOURCES.clear()
     game._GAMES.clear()
+
+
+def pytest_sessionstart(session: Any) -> None:
+    _empty_caches()
+
+
+def pytest_runtest_setup(item: Any) -> None:
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        _empty_caches()
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:
