@@ -11,8 +11,10 @@ each mutant, the tests of the selection that call the mutated function:
 - the properties (tests/interpreter/test_properties.py, tests/scoring/),
 - the wording of every refusal (tests/interpreter/test_explain.py) and the DSL's evaluation
   (tests/rulespec/test_formula.py),
-- house rules no bundled spec has (tests/interpreter/test_house_rules.py) and the checker's
-  abstract deal, which answers the engine's questions in `rules.py` (tests/checker/test_abstract.py).
+- house rules no bundled spec has (tests/interpreter/test_house_rules.py), the checker's
+  abstract deal, which answers the engine's questions in `rules.py` (tests/checker/test_abstract.py),
+  the schedules of hand formats (tests/interpreter/test_schedule.py) and the state's API
+  (tests/interpreter/test_state_api.py).
 
 The tests of a mutant run fastest first, and each mutant's run starts with the spec and game
 caches empty (tools/mutation_order.py, the scratch folder's `conftest.py`). Code that runs while a
@@ -59,8 +61,9 @@ MODULES = ["interpreter/engine/contests.py", "interpreter/engine/legal.py", "int
 SELECTION = ["tests/test_conformance.py", "tests/interpreter/test_properties.py", "tests/scoring",
              "tests/interpreter/test_explain.py", "tests/rulespec/test_formula.py",
              "tests/interpreter/test_house_rules.py", "tests/checker/test_abstract.py",
+             "tests/interpreter/test_schedule.py", "tests/interpreter/test_state_api.py",
              "-k", "test_case_file or test_properties or test_scorer or test_explain or test_formula"
-             " or test_house_rules or test_abstract"]
+             " or test_house_rules or test_abstract or test_schedule or test_state_api"]
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
           36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
 
