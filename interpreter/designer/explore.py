@@ -7,7 +7,8 @@ compare, and who may annul the deal are chosen as the engine asks, so one walk c
 deal. Card play is reduced to one branch per decision (each seat plays its cards in the order
 dealt), since which card is played matters only through those choices. States are merged by
 what the future can depend on: the state's fields without the log, the generator or past
-tricks, without what no formula of the spec reads, and hand values by their order.
+tricks, without what no formula of the spec reads, hand values by their order, and a chain
+being counted by what it pays.
 """
 from __future__ import annotations
 
@@ -18,15 +19,18 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
 
-from rulespec.dsl import Binary, Name, Num, calls_used, names_used, walk
+from rulespec.dsl import Binary, Call, Name, Num, Str, calls_used, names_used, walk
 from rulespec.errors import IllegalAction, TrucoError
-from rulespec.ir import Formula, Span, Spec
+from rulespec.growth import stays_false
+from rulespec.ir import Contest, Formula, Span, Spec
 
 from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize
 from interpreter.designer.replay import deal_case
-from interpreter.engine.context import Ctx
+from interpreter.engine.contests import accepted_pays
+from interpreter.engine.context import PLAY_NAMES, Ctx
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
+from interpreter.engine.rules import CompiledContest
 from interpreter.engine.serial import copy_into
 from interpreter.engine.state import State
 
@@ -37,7 +41,7 @@ MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
 MAX_VISITS = 5 * MAX_STATES
 """States visited (hands ended included) per sample deal's walk before it stops too."""
-ABSTRACT_STATES = 20_000
+ABSTRACT_STATES = 24_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
 report says so): at six players with every declaration on, every deal is too many to walk."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
@@ -219,11 +223,12 @@ class Keys:
 
     What no formula reads is left out: the calls made (unless `called`, `accepted` or
     `calls_made` is read; only their number up to one past the largest literal it is compared
-    with, if that is all `calls_made` is used for) and the score while only settled contests'
-    payoffs read it.
+    with, if that is all `calls_made` is used for) and the score once nothing left in the hand
+    reads it or may score (`score_matters`). With `by_payoff`, a chain being counted is keyed by what it pays (for
+    walks that report futures, not which chain led to them).
     """
 
-    def __init__(self, root: State, spec: Spec) -> None:
+    def __init__(self, root: State, spec: Spec, by_payoff: bool = False) -> None:
         reads = formula_reads(spec)
         drop = set(_SKIP)
         for name, needs in (("called", "called"), ("accepted", "accepted"), ("called_log", "calls_made")):
@@ -235,12 +240,22 @@ class Keys:
         self.score_contests = [bool(_score_reads(cont)) for cont in spec.contests]
         bound = comparison_bound(spec, "calls_made")
         self.calls_cap = None if bound is None else bound + 1
+        self.paid_in_count = [by_payoff and _pays_alike(cont) for cont in spec.contests]
+        self.paid_by_team = [not any(names_used(f.expr) & _SEATED for f in _payoffs(cont)) for cont in spec.contests]
+        self.shut: dict[int, bool] = {}
+        """Whether each contest is over, for `shut_of` as it was when its key was begun."""
+        self.shut_of: State | None = None
+        self.ends_at_once = spec.match.end == "immediately"
+        self.chain_reads = sorted({a.value for f in _formulas(spec) for n in walk(f.expr)
+                                   if isinstance(n, Call) and n.name == "in_chain" for a in n.args
+                                   if isinstance(a, Str)})
 
     def __call__(self, st: State, forget: bool = True) -> Key:
         """The key of `st`; with `forget`, its abstract deal first drops the answers the
         engine will not ask again (not after a choice just made: that would undo it)."""
         if forget and isinstance(st.facts, AbstractDeal):
             st.facts.forget(st)
+        self.shut_of = None
         out: list[Any] = []
         attrs = vars(st)
         for name in self.fields:
@@ -251,7 +266,8 @@ class Keys:
             elif name == "score" and not self.score_matters(st):
                 continue
             elif name == "contests":
-                value = [c.status if c.status == CLOSED else (c.status, c.chain, c.declared) for c in value]
+                value = [c.status if c.status == CLOSED else (c.status, self.chain(st, i), c.declared)
+                         for i, c in enumerate(value)]
             elif name == "count" and value is not None:
                 best = value.best_value
                 if isinstance(st.facts, AbstractDeal) and best >= 0:
@@ -266,19 +282,95 @@ class Keys:
             out.append(value)
         return repr(out)
 
+    def chain(self, st: State, index: int) -> Any:
+        """A contest's chain; while it is counted, what it pays each seat that may win the
+        count (and how often it holds each call `in_chain` asks about): nothing else reads an
+        accepted chain, and nothing scores before the count settles it or a declaration
+        wipes it (during a count a seat may only announce, concede or make such a
+        declaration), so chains that pay alike have the same future."""
+        chain = st.contests[index].chain
+        c = st.count
+        if c is None or c.contest != index or not self.paid_in_count[index]:
+            return chain
+        game = st.game
+        cont = game.contests[index]
+        try:
+            if self.paid_by_team[index]:            # what a team's winner reads is its team's
+                by_team = {game.team_of[seat]: seat for seat in reversed(c.order)}
+                paid = {team: accepted_pays(st, game, cont, seat, c.order) for team, seat in by_team.items()}
+                pays = [paid[game.team_of[seat]] for seat in c.order]
+            else:
+                pays = [accepted_pays(st, game, cont, seat, c.order) for seat in c.order]
+        except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError):
+            return chain                            # a failing payoff: found when the count ends
+        if not self.score_always and all(self.over(st, other) for other in game.contests if other.index != index):
+            # nothing left reads the score or scores before the hand ends: the points
+            # matter only in whether they end the match
+            score, team_of = st.score, game.team_of
+            ends = [self.ends_at_once and score[team_of[seat]] + max(p, 0) >= game.target
+                    for seat, p in zip(c.order, pays, strict=True)]
+            return tuple(ends), self.in_chain(chain)
+        return tuple(pays), self.in_chain(chain)
+
+    def in_chain(self, chain: list[tuple[str, int]]) -> tuple[int, ...]:
+        """How often the chain holds each call a formula's `in_chain` asks about."""
+        return tuple(sum(1 for call, _ in chain if call == name) for name in self.chain_reads)
+
     def score_matters(self, st: State) -> bool:
-        """Whether a formula may still read the score: one outside the contests does, or a
-        contest that reads it is under way or could be opened by some seat now."""
+        """Whether the score may still change what happens this hand: a formula outside the
+        contests reads it; or a contest that is under way, or that some seat could still open
+        (its window may hold again), reads it, or may pay points that end the match at one
+        score and not at another (`match.end: immediately`)."""
         if self.score_always:
             return True
         game = st.game
         for cont, reads in zip(game.contests, self.score_contests, strict=False):
-            status = st.contests[cont.index].status
-            if not reads or status == CLOSED:
-                continue
-            if status != IDLE or any(cont.window(Ctx(st, game, s, game.team_of[s])) for s in range(game.num_players)):
+            if (reads or self.ends_at_once) and not self.over(st, cont):
                 return True
         return False
+
+    def over(self, st: State, cont: CompiledContest) -> bool:
+        """Whether `cont` can neither score nor read anything more this hand: it is settled,
+        or idle with a window no seat can see open again."""
+        status = st.contests[cont.index].status
+        if status != IDLE:
+            return status == CLOSED
+        if self.shut_of is not st:
+            self.shut.clear()
+            self.shut_of = st
+        if cont.index not in self.shut:
+            game = st.game
+            self.shut[cont.index] = all(stays_false(cont.ir.window.expr, _reader(Ctx(st, game, s, game.team_of[s])))
+                                        for s in range(game.num_players))
+        return self.shut[cont.index]
+
+
+_UNSTEADY = frozenset({"my_turn", "answering", "counting", "pending_step", "opponent_announced", "can_beat"})
+"""Names that may read otherwise when a count ends than while it runs."""
+_STEADY_CALLS = frozenset({"max", "min", "abs", "in_chain", "called", "accepted"})
+"""Functions that read the same while a count runs as when it ends."""
+
+
+def _reader(ctx: Ctx) -> Callable[[str], Any]:
+    """A name's value now, for `ctx`'s seat."""
+    return lambda name: PLAY_NAMES[name](ctx)
+
+
+_SEATED = frozenset({"played", "played_this_trick", "my_turn", "answering", "is_mano", "is_pie", "can_beat"})
+"""Names that read the seat a formula is evaluated for, not only its team."""
+
+
+def _payoffs(cont: Contest) -> list[Formula]:
+    """The formulas that work out what an accepted chain of `cont` pays."""
+    return [cont.accept, *(c.accept for c in cont.calls if c.accept is not None), *(c.worth for c in cont.calls)]
+
+
+def _pays_alike(cont: Contest) -> bool:
+    """Whether what an accepted chain of `cont` pays, worked out while its count runs, is what
+    it pays when the count ends: its payoffs and calls' worths read nothing a count changes."""
+    formulas = _payoffs(cont)
+    return not any(names_used(f.expr) & _UNSTEADY or {n for n, _ in calls_used(f.expr)} - _STEADY_CALLS
+                   for f in formulas)
 
 
 # -- choosing deals -----------------------------------------------------------------------
@@ -419,7 +511,7 @@ class _Walk:
         self.root.events = []
         if self.abstract:
             self.root.facts = AbstractDeal(game)
-        self.keys = Keys(self.root, game.spec)
+        self.keys = Keys(self.root, game.spec, by_payoff=True)
         self.parent: list[tuple[int, Step]] = [(-1, ("act", ""))]
         self.children: list[list[int]] = [[]]
         self.ends: list[bool] = [False]
@@ -620,10 +712,13 @@ class _Walk:
         for _ in range(4 * self.game.num_players):
             if probe.count is None or probe.hand_over:
                 break
-            legal = _settled(probe, probe.legal_actions)
-            if not legal:
-                return                             # a dead end: reported where the walk meets it
-            probe = _applied(probe, legal[0])
+            try:
+                legal = _settled(probe, probe.legal_actions)
+                if not legal:
+                    return                         # a dead end: reported where the walk meets it
+                probe = _applied(probe, legal[0])
+            except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError):
+                return                             # a failure: reported where the walk meets it
         contest: ContestState = probe.contests[index]
         ok = probe.hand_over or (probe.count is None and contest.status == CLOSED)
         self.resolved[memo] = ok

@@ -191,13 +191,21 @@ def settle_accepted(m: Match, r: Rules, cont: CompiledContest, winner_seat: int 
         m.events.append({"type": "contest_tied", "contest": cont.name})
         return
     team = r.team_of[winner_seat]
-    formula = cont.call_accept.get(cs.chain[-1][0], cont.accept)
-    caller_team = r.team_of[cs.chain[-1][1]]
-    pay = _pay_facts(m, r, cont, team, caller_team, holders=compared if cont.declares else None)
     m.events.append({"type": "contest_won", "contest": cont.name, "seat": winner_seat, "team": team,
                      "value": value(m, r, cont, winner_seat)})
     _hold_reveal(m, r, cont, winner_seat)
-    score(m, r, team, int(formula(Ctx(m, r, winner_seat, team, pay))), cont.name)
+    score(m, r, team, accepted_pays(m, r, cont, winner_seat, compared), cont.name)
+
+
+def accepted_pays(m: Match, r: Rules, cont: CompiledContest, winner_seat: int, compared: list[int]) -> int:
+    """What an accepted chain pays `winner_seat`'s team: the last call's `accept` (or the
+    contest's) over the chain's facts."""
+    cs = m.contests[cont.index]
+    team = r.team_of[winner_seat]
+    formula = cont.call_accept.get(cs.chain[-1][0], cont.accept)
+    caller_team = r.team_of[cs.chain[-1][1]]
+    pay = _pay_facts(m, r, cont, team, caller_team, holders=compared if cont.declares else None)
+    return int(formula(Ctx(m, r, winner_seat, team, pay)))
 
 
 def _hold_reveal(m: Match, r: Rules, cont: CompiledContest, seat: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -265,3 +266,127 @@ def test_each_seats_maldon_is_chosen_every_way() -> None:
     held = {(st.facts.chosen.get(("annul", "maldon", 0)), st.facts.chosen.get(("annul", "maldon", 1)))
             for st in seen if isinstance(st.facts, AbstractDeal)}
     assert {(True, None), (False, None), (None, True), (None, False)} <= held
+
+
+SIX = {"players": 6, "reales": True, "envido_callers": "anyone", "falta_mode": "replaces", "maldon": False,
+       "target": 30}
+"""Reglamento at six with the reales: 'Real envido ... Falta envido' raise the envido; with
+`falta_mode: replaces` an accepted falta pays the falta alone, whatever came before it."""
+
+
+def _counting(game: Any, calls: list[str]) -> State:
+    """The envido chain `calls`, made in turn from the mano and accepted: its count is on."""
+    st = game.new_match(seed=0)
+    for action in [*calls, "accept"]:
+        st.apply(action)
+    assert st.count is not None
+    return st
+
+
+@pytest.mark.parametrize("flor", [True, False])
+def test_a_counted_chain_is_keyed_by_what_it_pays(flor: bool) -> None:
+    """'La falta envido ... vale lo que le falta' — a real envido raised to the falta and a falta
+    called at once pay the same to each seat that may win the count, so their counts have one
+    future and one key; an envido accepted pays 2 and keeps a key of its own. With a flor still to
+    come the points are kept; with nothing left to score in the hand, only whether they end the
+    match."""
+    game = load_game("reglamento", flor=flor, **SIX)
+    keys = walk.Keys(game.new_match(seed=0), game.spec, by_payoff=True)
+    raised, falta, envido = (_counting(game, c) for c in (["real_envido", "falta_envido"], ["falta_envido"],
+                                                           ["envido"]))
+    assert keys(raised) == keys(falta) != keys(envido)
+    pays, _ = keys.chain(envido, 0)
+    assert pays == ((2,) * 6 if flor else (False,) * 6)
+    plain = walk.Keys(game.new_match(seed=0), game.spec)
+    assert plain(raised) != plain(falta), "the payoff table's walk keeps the chains apart"
+
+
+def test_a_payoff_a_count_changes_keeps_its_chain() -> None:
+    """A payoff that reads what a count changes (`counting`, `idle`) is not worked out early."""
+    game = load_game("reglamento", flor=False, **SIX)
+    locate = lambda offset: Loc("spec.yaml", 1, 1 + offset)  # noqa: E731
+    envido = game.spec.contests[0]
+    assert walk._pays_alike(envido)
+    for text in ("if counting then 1 else total", "if idle('flor') then total else 1"):
+        accept = Formula(parse_expr(text, locate), text, Span(None, "$.f"), locate)
+        assert not walk._pays_alike(replace(envido, accept=accept))
+
+
+PAYOFF_CRASH = """\
+extends: reglamento
+contests:
+  envido:
+    calls:
+      falta_envido:
+        accept: "total // (calls - 3)"
+        source: "a house rule written in haste: the falta shared among the calls but three"
+"""
+
+
+def test_a_payoff_that_fails_for_one_chain_is_found_at_six_over_every_deal(tmp_path: Path) -> None:
+    """The falta's payoff divides by zero only for a chain of three calls: the counts of the
+    other chains share keys by what they pay, this one cannot be worked out and keeps its chain,
+    and the walk over every deal finds the failure when the count ends."""
+    spec = tmp_path / "crash.yaml"
+    spec.write_text(PAYOFF_CRASH)
+    game = load_game(str(spec), flor=False, **SIX)
+    ex = explore(game)
+    assert ex.every_deal
+    crash = [v for v in ex.violations if v.kind == "crash"]
+    assert crash and "division" in crash[0].message
+    calls = {c.name for c in game.spec.contests[0].calls}
+    assert crash[0].witness is not None
+    assert len([a for a in crash[0].witness.actions if a.split()[-1] in calls]) == 3
+
+
+def test_a_count_dead_end_is_found_at_six_with_the_reales_over_every_deal(tmp_path: Path) -> None:
+    """CHOKE's count (concede only when beaten, speak only first) at six with every raise: the
+    counts of chains that pay alike are one state, and the dead end is still reached."""
+    spec = tmp_path / "choke.yaml"
+    spec.write_text(CHOKE.replace("extends: teg", "extends: reglamento"))
+    game = load_game(str(spec), flor=False, **SIX)
+    ex = explore(game)
+    assert ex.every_deal
+    assert [v for v in ex.violations if v.kind == "dead"]
+
+
+def test_the_score_is_kept_while_a_live_contest_may_pay_and_end_the_match() -> None:
+    """board: 'the first team to reach the target wins, at once' — once the envido is paid, a
+    flor still to be sung (which reads no score) may end the match from one score and not from
+    another, so the score stays in the state while it may; without flor nothing scores before the
+    hand ends and the score goes."""
+    for flor, kept in ((True, True), (False, False)):
+        game = load_game("board", players=6, flor=flor, target=15)
+        st = _counting(game, ["envido"])
+        while st.count is not None:
+            st.apply(st.legal_actions()[0])
+        assert st.score != [0, 0] and st.contests[0].status == walk.CLOSED
+        assert walk.Keys(st, game.spec).score_matters(st) is kept
+
+
+def test_a_window_that_may_open_later_keeps_what_its_contest_reads() -> None:
+    """A contest idle now whose window may hold later (`trick == 2` in the first trick) is not
+    over; once past its trick it is."""
+    game = load_game("reglamento", flor=False, **SIX)
+    envido = game.contests[0]
+    locate = lambda offset: Loc("spec.yaml", 1, 1 + offset)  # noqa: E731
+    later = Formula(parse_expr("trick == 2", locate), "trick == 2", Span(None, "$.w"), locate)
+    envido.ir = replace(envido.ir, window=later)
+    st = game.new_match(seed=0)
+    keys = walk.Keys(st, game.spec)
+    assert not keys.over(st, envido)
+    st.trick_no = 2
+    keys.shut_of = None
+    assert keys.over(st, envido)
+
+
+def test_reglamento_at_six_with_the_reales_is_walked_over_every_deal() -> None:
+    """`truco check`'s pairwise combination at six with the reales and no flor: with its counts
+    keyed by what they pay (50,400 states before, 6,345 after), every deal fits the walk."""
+    game = load_game("reglamento", players=6, reales=True, flor=False, maldon=False, target=30,
+                     envido_callers="anyone", falta_mode="adds", falta_value="half_while_malas",
+                     decline_rule="accumulated_plus_one", three_pardas="nobody", contraflor_6=False,
+                     contraflor_resto="falta", any_teammate=True, falta_after_double=True, falta_half=True,
+                     fold_envido_point=True, flor_figures_30=True, flor_vs_flor="best_takes_all")
+    ex = explore(game)
+    assert ex.every_deal and ex.samples == [] and ex.violations == []
