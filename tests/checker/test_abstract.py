@@ -371,13 +371,17 @@ def test_a_window_that_may_open_later_keeps_what_its_contest_reads() -> None:
     envido = game.contests[0]
     locate = lambda offset: Loc("spec.yaml", 1, 1 + offset)  # noqa: E731
     later = Formula(parse_expr("trick == 2", locate), "trick == 2", Span(None, "$.w"), locate)
-    envido.ir = replace(envido.ir, window=later)
-    st = game.new_match(seed=0)
-    keys = walk.Keys(st, game.spec)
-    assert not keys.over(st, envido)
-    st.trick_no = 2
-    keys.shut_of = None
-    assert keys.over(st, envido)
+    written = envido.ir
+    envido.ir = replace(written, window=later)
+    try:
+        st = game.new_match(seed=0)
+        keys = walk.Keys(st, game.spec)
+        assert not keys.over(st, envido)
+        st.trick_no = 2
+        keys.shut_of = None
+        assert keys.over(st, envido)
+    finally:
+        envido.ir = written                     # the game is shared: load_game keeps it for others
 
 
 def test_reglamento_at_six_with_the_reales_is_walked_over_every_deal() -> None:
