@@ -252,6 +252,34 @@ def test_a_fold_rule_of_several_parts_refused_while_a_call_waits_at_four(tmp_pat
         "[not counting and score_us < score_them] (house rule: only the team behind may go to the deck)")
 
 
+FIRST_CARD = """\
+name: casa_mazo_de_entrada
+title: teg where a player leaves the hand only before his first card, and only in the malas
+source: "a test's own house rules"
+extends: teg
+fold:
+  when: "not played and score_us < half"
+  source: "house rule: one leaves the hand before playing a card, and only while one's team is in the malas"
+"""
+
+
+def test_a_fold_rule_of_several_parts_is_read_for_the_seat_under_the_rules(tmp_path) -> None:
+    """teg: "En cualquier momento uno puede tirar las cartas." Under a house rule that one leaves
+    the hand only before playing a card, and only in the malas (`half`, read from the match's
+    rules), the mano at 0-0, on his turn in the second trick, may not fold: the reason names the
+    part about his own cards."""
+    game = house_game(tmp_path, FIRST_CARD, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, TRUCO)))])
+    assert "fold" in st.legal_actions(seat=0)
+    st.apply("play 1e", seat=0)
+    st.apply("play 5o", seat=1)
+    assert _refused(st, "fold", 0) == (
+        "seat 0 may not fold now: the player has played a card this hand; a player may fold only when the player "
+        "has not played a card yet and the player's team's score is less than half the points needed to win the "
+        "match [not played and score_us < half] "
+        "(house rule: one leaves the hand before playing a card, and only while one's team is in the malas)")
+
+
 BUENAS_NOT_AHEAD = """\
 name: casa_buenas_del_que_pierde
 title: teg where son buenas is said only by a seat that cannot win the count, of a team not ahead
