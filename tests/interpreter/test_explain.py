@@ -392,6 +392,61 @@ def test_a_declaration_that_follows_is_capped_by_its_chain(tmp_path) -> None:
         "de_vuelta cannot be called again in this chain (it may be called at most 1 times)"
 
 
+FLOR_UNDER_20 = """\
+name: casa_flor_hasta_veinte
+title: teg where a team with 20 points or more no longer sings flor, but may still raise one
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    calls:
+      flor:
+        allowed: "score_us < 20"
+        source: "house rule: a team with 20 points or more no longer sings flor"
+"""
+
+
+def test_a_flor_its_rule_refuses_is_not_owed_before_an_answer(tmp_path) -> None:
+    """teg: "Contraflor: la canta el que también tiene flor", and its flor is compulsory ("quien la
+    tiene la canta antes de cualquier otra cosa"). Under a house rule that a team with 20 points no
+    longer sings flor, seat 1 (at 20), asked by seat 0's flor, may only raise it or fold: a card is
+    refused because the flor waits for his answer, not because he owes a flor he may not sing, and
+    his own flor is refused by the rule."""
+    game = house_game(tmp_path, FLOR_UNDER_20, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR)))], score=[0, 20])
+    st.apply("flor", seat=0)
+    assert st.legal_actions(seat=1) == ["contraflor", "contraflor_al_resto", "fold"]
+    assert _refused(st, "play 4o", 1).startswith("seat 1 must first answer flor")
+    assert _refused(st, "flor", 1) == (
+        "flor is not allowed after this chain: flor is allowed only when the player's team's score is less than 20 "
+        "[score_us < 20] (house rule: a team with 20 points or more no longer sings flor)")
+
+
+def test_a_flor_taken_with_a_decline_but_no_accept() -> None:
+    """uruguayo's flor takes "con flor me achico" (a decline) but no quiero: at four players the
+    asked seat 3 may decline seat 0's flor and may not accept it."""
+    st = _state(("uruguayo", {"players": 4}), UY4, ["0 flor"])
+    assert st.why_illegal("decline", seat=3) is None
+    assert _refused(st, "accept", 3).startswith("flor is not answered with accept: seat 3, asked, answers it with")
+
+
+FLOR_SILENT = FLOR_UNDER_20.replace("but may still raise one", "nor raises one") + """\
+      contraflor: {allowed: "score_us < 20", source: "house rule: nor raises one"}
+      contraflor_al_resto: {allowed: "score_us < 20", source: "house rule: nor raises one"}
+"""
+
+
+def test_a_flor_answered_by_nothing_but_a_fold(tmp_path) -> None:
+    """Under a house rule that a team with 20 points neither sings nor raises a flor, seat 1 (at
+    20), asked by seat 0's flor, has nothing to answer it with but folding, and is told so."""
+    game = house_game(tmp_path, FLOR_SILENT, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR)))], score=[0, 20])
+    st.apply("flor", seat=0)
+    assert st.legal_actions(seat=1) == ["fold"]
+    assert _refused(st, "accept", 1).startswith(
+        "flor is not answered with accept: seat 1, asked, answers it with nothing but a fold (")
+
+
 def _refused(st, action: str, seat: int) -> str:
     """The reason `action` by `seat` is refused; applying it anyway raises that reason and leaves
     the state as it was."""
