@@ -447,6 +447,36 @@ def test_a_flor_answered_by_nothing_but_a_fold(tmp_path) -> None:
         "flor is not answered with accept: seat 1, asked, answers it with nothing but a fold (")
 
 
+NO_ACHIQUE = """\
+name: casa_flor_sin_achique
+title: Reglamento whose flor is taken or raised, never declined
+source: "a test's own house rules"
+extends: reglamento
+contests:
+  flor:
+    calls:
+      flor: !replace
+        declare: true
+        asks: true
+        opens: true
+        worth: 3
+        accept: "3 * declared"
+"""
+
+
+def test_a_flor_taken_but_never_declined(tmp_path) -> None:
+    """Reglamento: "Con flor quiero | J'accepte : on compare. Con flor me achico | Je me couche."
+    A house flor drops "con flor me achico" (an accept, no decline) and cites no clause of its own
+    (a call's `source:` is optional): seat 1, asked by seat 0's flor, may accept it but not decline
+    it, and the reason lists his answers and ends there."""
+    game = house_game(tmp_path, NO_ACHIQUE, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR)))])
+    st.apply("flor", seat=0)
+    assert "accept" in st.legal_actions(seat=1) and "decline" not in st.legal_actions(seat=1)
+    assert _refused(st, "decline", 1) == (
+        "flor is not answered with decline: seat 1, asked, answers it with flor, contraflor or contraflor al resto")
+
+
 def _refused(st, action: str, seat: int) -> str:
     """The reason `action` by `seat` is refused; applying it anyway raises that reason and leaves
     the state as it was."""
