@@ -233,7 +233,7 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
     if not cs.chain:
         if not call.opens:
             return f"{name} cannot open the {cont.name}"
-        return _not_allowed(name, call, g, ctx)
+        return _not_allowed(name, call, g, ctx, f"to open the {cont.name} now")
     if seat in cs.declared:
         return f"seat {seat} has already declared its {cont.value} in this hand"
     last, last_seat = cs.chain[-1]
@@ -263,6 +263,7 @@ def _why_closed(st: Match, g: Rules, cont: CompiledContest) -> str:
     return ""
 
 
-def _not_allowed(name: str, call: ContestCall, g: Rules, ctx: Ctx) -> str:
+def _not_allowed(name: str, call: ContestCall, g: Rules, ctx: Ctx, when: str = "after this chain") -> str:
+    """A call its `allowed:` refuses: after the chain so far, or (`when`) as the contest's first."""
     why = _rule(call.allowed, g, f"{name} is allowed only when", call.cited.source, ctx)
-    return f"{name} is not allowed after this chain: {why}"
+    return f"{name} is not allowed {when}: {why}"

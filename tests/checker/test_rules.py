@@ -220,3 +220,22 @@ def test_no_rulebook_for_a_spec_the_checker_finds_wrong(name: str, capsys: pytes
     assert "# " not in captured.out                          # no article printed
     assert re.search(rf"{re.escape(path.name)}:\d+:\d+ at \$\.", captured.out), captured.out
     assert "no rulebook" in captured.out
+
+
+def test_an_option_prints_its_doc_source_and_note() -> None:
+    """Each option's paragraph starts with its `doc:`, and it cites its `source:` and `note:`
+    (teg's flor option writes all three, in Spanish and English); a doc or note written in the
+    spec's language alone (paulista's `cover_from`, in French) is printed marked as borrowed."""
+    spec = load_game("teg").spec
+    flor = next(o for o in spec.options if o.name == "flor")
+    options = section(english("teg"), "Table options")
+    block = options[options.index("### flor"):].split("\n### ", 1)[0]
+    assert "Play with flor (three cards of one suit). Values: no, yes;" in block
+    assert f"> Source: {flor.cited.source}" in block
+    assert ("_Note:_ The rulebook does not say which is usual; without flor is the default, as in "
+            "tournaments.") in block
+    choices = section(english("paulista"), "Interpretation choices")
+    block = choices[choices.index("### cover from"):].split("\n### ", 1)[0]
+    assert "[not translated, fr] Le premier tour où une carte peut être jouée face cachée. Values: 2, 1;" in block
+    assert "_Note:_ [not translated, fr] Le règlement définit la carte couverte mais pas quand on peut la jouer" \
+        in block

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rulespec.errors import IllegalAction
-from tests.interpreter.test_house_rules import house_game
+from tests.interpreter.test_house_rules import TRAILING, house_game
 
 from interpreter import Deal, load_game
 
@@ -235,6 +235,248 @@ def test_a_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> None:
         "(house rule: no real envido after an envido, nor from 20 points on)"), reason
 
 
+def test_a_fold_rule_of_several_parts_refused_while_a_call_waits_at_four(tmp_path) -> None:
+    """teg: "En cualquier momento uno puede tirar las cartas." Under a house rule that only the
+    team behind may leave the hand, at four players and 0-5, seat 3 (of team 1, ahead), asked to
+    answer seat 2's truco, may not fold: the reason says which part of the rule fails, read for
+    seat 3 and its team while the truco waits."""
+    game = house_game(tmp_path, TRAILING, {"players": 4})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"), ("4e", "5b", "6o"), ("7e", "6b", "12o"))
+    st = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
+    for seat, act in ((0, "play 4c"), (1, "play 5o"), (2, "truco")):
+        st.apply(act, seat=seat)
+    assert st.pending is not None and st.pending.answerer == 3
+    assert _refused(st, "fold", 3) == (
+        "seat 3 may not fold now: the player's team's score is at least the other team's score; a player may "
+        "fold only when no count is under way and the player's team's score is less than the other team's score "
+        "[not counting and score_us < score_them] (house rule: only the team behind may go to the deck)")
+
+
+FIRST_CARD = """\
+name: casa_mazo_de_entrada
+title: teg where a player leaves the hand only before his first card, and only in the malas
+source: "a test's own house rules"
+extends: teg
+fold:
+  when: "not played and score_us < half"
+  source: "house rule: one leaves the hand before playing a card, and only while one's team is in the malas"
+"""
+
+
+def test_a_fold_rule_of_several_parts_is_read_for_the_seat_under_the_rules(tmp_path) -> None:
+    """teg: "En cualquier momento uno puede tirar las cartas." Under a house rule that one leaves
+    the hand only before playing a card, and only in the malas (`half`, read from the match's
+    rules), the mano at 0-0, on his turn in the second trick, may not fold: the reason names the
+    part about his own cards."""
+    game = house_game(tmp_path, FIRST_CARD, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, TRUCO)))])
+    assert "fold" in st.legal_actions(seat=0)
+    st.apply("play 1e", seat=0)
+    st.apply("play 5o", seat=1)
+    assert _refused(st, "fold", 0) == (
+        "seat 0 may not fold now: the player has played a card this hand; a player may fold only when the player "
+        "has not played a card yet and the player's team's score is less than half the points needed to win the "
+        "match [not played and score_us < half] "
+        "(house rule: one leaves the hand before playing a card, and only while one's team is in the malas)")
+
+
+BUENAS_NOT_AHEAD = """\
+name: casa_buenas_del_que_pierde
+title: teg where son buenas is said only by a seat that cannot win the count, of a team not ahead
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    count:
+      good: "not can_beat and score_us <= score_them"
+      source: "house rule: a team ahead in the match must announce its tanto"
+"""
+
+
+def test_a_count_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> None:
+    """teg: "«Son buenas»: cuando el otro canta su tanto, uno no está obligado a decir el suyo."
+    Under a house rule that a seat says it only when it cannot win the count and its team is not
+    ahead, the pie (5 against the mano's 33 announced), ahead 5-0, must announce: the reason says
+    the part that fails, for the seat speaking and its team."""
+    game = house_game(tmp_path, BUENAS_NOT_AHEAD, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal((("7o", "6o", "1c"), ("5e", "2b", "12o")))], score=[0, 5])
+    for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
+        st.apply(act, seat=seat)
+    assert st.legal_actions(seat=1) == ["announce"]
+    assert _refused(st, "good", 1) == (
+        "good is not allowed now: the player's team's score is more than the other team's score; good is allowed "
+        "only when the player's value cannot win the count for its team and the player's team's score is at most "
+        "the other team's score [not can_beat and score_us <= score_them] "
+        "(house rule: a team ahead in the match must announce its tanto)")
+
+
+def test_an_opener_refused_by_its_rule_is_refused_as_the_contests_first_call(tmp_path) -> None:
+    """A call that opens its contest (teg: "Real envido | 3 puntos | 1 punto", `opens: true`) may
+    carry an `allowed:` rule of its own. Under the house rule "no real envido after an envido, nor
+    from 20 points on", at 20-0 the mano may not open the envido with a real envido: the reason
+    says it may not open the contest and which part of the rule fails (there is no chain yet for
+    it to follow)."""
+    game = house_game(tmp_path, HOUSE, {"players": 2})
+    st = game.new_match(seed=0, score=[20, 0], deals=[Deal(tuple(map(tuple, TRUCO)))])
+    assert "envido" in st.legal_actions(seat=0) and "real_envido" not in st.legal_actions(seat=0)
+    assert _refused(st, "real_envido", 0) == (
+        "real_envido is not allowed to open the envido now: the player's team's score is at least 20; "
+        "real_envido is allowed only when the number of envido calls in the chain so far is 0 and the player's "
+        "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20] "
+        "(house rule: no real envido after an envido, nor from 20 points on)")
+
+
+BOTH_IN_MALAS = """\
+name: casa_contraflor_en_malas
+title: Reglamento where a contraflor is called only while both camps are in the malas
+source: "a test's own house rules"
+extends: reglamento
+contests:
+  flor:
+    calls:
+      contraflor:
+        allowed: "score_us < half and score_them < half"
+        source: "house rule: a contraflor only while both camps are in the malas"
+"""
+
+
+def test_a_raise_of_a_flor_sung_earlier_is_refused_by_its_rule(tmp_path) -> None:
+    """Reglamento: "Contraflor | Relance : on met les flors en jeu." At 4 players, after seat 1's
+    flor answered seat 0's, seat 2 (with a flor it has not sung) may on its turn raise the other
+    camp's flor; a house rule keeps the contraflor for tables where both camps are in the malas,
+    and at 15-0 (half of 30) the reason names the part of that rule seat 2's camp fails."""
+    game = house_game(tmp_path, BOTH_IN_MALAS, {"players": 4, "flor": True})
+    hands = (("7c", "6c", "5c"), ("7o", "6o", "5o"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
+    st = game.new_match(seed=0, deals=[Deal(hands)], score=[15, 0])
+    for seat, act in ((0, "flor"), (1, "flor"), (0, "play 5c"), (1, "play 6o")):
+        st.apply(act, seat=seat)
+    assert st.pending is None and "flor" in st.legal_actions(seat=2)
+    assert _refused(st, "contraflor", 2) == (
+        "contraflor is not allowed after this chain: the player's team's score is at least half the points needed "
+        "to win the match; contraflor is allowed only when the player's team's score is less than half the points "
+        "needed to win the match and the other team's score is less than half the points needed to win the match "
+        "[score_us < half and score_them < half] (house rule: a contraflor only while both camps are in the malas)")
+
+
+DE_VUELTA = """\
+name: casa_flor_de_vuelta
+title: teg where a flor of the other camp may answer a flor as a flor de vuelta, once a hand
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    declaration: optional
+    calls:
+      de_vuelta:
+        declare: true
+        after: [flor, de_vuelta]
+        max: 1
+        worth: 3
+        source: "house rule: a flor of the other camp answers a flor as a flor de vuelta, once a hand"
+"""
+
+
+def test_a_declaration_that_follows_is_capped_by_its_chain(tmp_path) -> None:
+    """teg: "Contraflor: la canta el que también tiene flor" (a flor of the other camp answers a
+    flor). A house rule lets it answer as a declaration of its own that follows a flor and does not
+    open the contest (`after:`, no `opens:`), at most once a hand (`max: 1`): after seat 1's flor
+    de vuelta answered seat 0's flor, seat 2, of the other camp and with a flor it has not sung,
+    may sing it but not answer with a second flor de vuelta, and the reason is the cap."""
+    game = house_game(tmp_path, DE_VUELTA, {"players": 4, "flor": True})
+    hands = (("7c", "6c", "5c"), ("7o", "6o", "5o"), ("4e", "5e", "6e"), ("1b", "4b", "12c"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "flor"), (1, "de_vuelta"), (0, "play 5c"), (1, "play 6o")):
+        st.apply(act, seat=seat)
+    assert st.pending is None and "flor" in st.legal_actions(seat=2)
+    assert _refused(st, "de_vuelta", 2) == \
+        "de_vuelta cannot be called again in this chain (it may be called at most 1 times)"
+
+
+FLOR_UNDER_20 = """\
+name: casa_flor_hasta_veinte
+title: teg where a team with 20 points or more no longer sings flor, but may still raise one
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    calls:
+      flor:
+        allowed: "score_us < 20"
+        source: "house rule: a team with 20 points or more no longer sings flor"
+"""
+
+
+def test_a_flor_its_rule_refuses_is_not_owed_before_an_answer(tmp_path) -> None:
+    """teg: "Contraflor: la canta el que también tiene flor", and its flor is compulsory ("quien la
+    tiene la canta antes de cualquier otra cosa"). Under a house rule that a team with 20 points no
+    longer sings flor, seat 1 (at 20), asked by seat 0's flor, may only raise it or fold: a card is
+    refused because the flor waits for his answer, not because he owes a flor he may not sing, and
+    his own flor is refused by the rule."""
+    game = house_game(tmp_path, FLOR_UNDER_20, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR)))], score=[0, 20])
+    st.apply("flor", seat=0)
+    assert st.legal_actions(seat=1) == ["contraflor", "contraflor_al_resto", "fold"]
+    assert _refused(st, "play 4o", 1).startswith("seat 1 must first answer flor")
+    assert _refused(st, "flor", 1) == (
+        "flor is not allowed after this chain: flor is allowed only when the player's team's score is less than 20 "
+        "[score_us < 20] (house rule: a team with 20 points or more no longer sings flor)")
+
+
+def test_a_flor_taken_with_a_decline_but_no_accept() -> None:
+    """uruguayo's flor takes "con flor me achico" (a decline) but no quiero: at four players the
+    asked seat 3 may decline seat 0's flor and may not accept it."""
+    st = _state(("uruguayo", {"players": 4}), UY4, ["0 flor"])
+    assert st.why_illegal("decline", seat=3) is None
+    assert _refused(st, "accept", 3).startswith("flor is not answered with accept: seat 3, asked, answers it with")
+
+
+FLOR_SILENT = FLOR_UNDER_20.replace("but may still raise one", "nor raises one") + """\
+      contraflor: {allowed: "score_us < 20", source: "house rule: nor raises one"}
+      contraflor_al_resto: {allowed: "score_us < 20", source: "house rule: nor raises one"}
+"""
+
+
+def test_a_flor_answered_by_nothing_but_a_fold(tmp_path) -> None:
+    """Under a house rule that a team with 20 points neither sings nor raises a flor, seat 1 (at
+    20), asked by seat 0's flor, has nothing to answer it with but folding, and is told so."""
+    game = house_game(tmp_path, FLOR_SILENT, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR)))], score=[0, 20])
+    st.apply("flor", seat=0)
+    assert st.legal_actions(seat=1) == ["fold"]
+    assert _refused(st, "accept", 1).startswith(
+        "flor is not answered with accept: seat 1, asked, answers it with nothing but a fold (")
+
+
+NO_ACHIQUE = """\
+name: casa_flor_sin_achique
+title: Reglamento whose flor is taken or raised, never declined
+source: "a test's own house rules"
+extends: reglamento
+contests:
+  flor:
+    calls:
+      flor: !replace
+        declare: true
+        asks: true
+        opens: true
+        worth: 3
+        accept: "3 * declared"
+"""
+
+
+def test_a_flor_taken_but_never_declined(tmp_path) -> None:
+    """Reglamento: "Con flor quiero | J'accepte : on compare. Con flor me achico | Je me couche."
+    A house flor drops "con flor me achico" (an accept, no decline) and cites no clause of its own
+    (a call's `source:` is optional): seat 1, asked by seat 0's flor, may accept it but not decline
+    it, and the reason lists his answers and ends there."""
+    game = house_game(tmp_path, NO_ACHIQUE, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR)))])
+    st.apply("flor", seat=0)
+    assert "accept" in st.legal_actions(seat=1) and "decline" not in st.legal_actions(seat=1)
+    assert _refused(st, "decline", 1) == (
+        "flor is not answered with decline: seat 1, asked, answers it with flor, contraflor or contraflor al resto")
+
+
 def _refused(st, action: str, seat: int) -> str:
     """The reason `action` by `seat` is refused; applying it anyway raises that reason and leaves
     the state as it was."""
@@ -310,6 +552,17 @@ def test_a_declaration_waits_for_a_call_it_does_not_wipe(tmp_path) -> None:
     st = _house(tmp_path, HOUSE_FLOR, 2, NO_FLOR_FLOR, ["0 envido"])
     assert _refused(st, "flor", 1) == "flor cannot be called while envido waits for an answer"
     assert st.why_illegal("accept", seat=1) is None
+
+
+def test_a_declaration_answered_by_two_calls_names_both(tmp_path) -> None:
+    """teg: "Flor: 3 puntos. No se contesta, se cobra. Contraflor: la canta el que también tiene
+    flor." Where a house rule raises al resto only over a contraflor, a flor is answered by a holder
+    with his own flor or a contraflor: the reason for a refused accept names those two."""
+    st = _house(tmp_path, HOUSE_FLOR, 2, FLOR, ["0 flor"])
+    assert st.legal_actions(seat=1) == ["flor", "contraflor", "fold"]
+    assert _refused(st, "accept", 1) == (
+        "flor is not answered with accept: seat 1, asked, answers it with flor or contraflor (Flor: 3 puntos. "
+        "No se contesta, se cobra. Contraflor: la canta el que también tiene flor.)")
 
 
 def test_a_raise_does_not_open_its_contest(tmp_path) -> None:

@@ -300,3 +300,53 @@ def test_a_flor_owed_in_a_count_is_judged_by_its_window_for_the_seats_team(tmp_p
         for seat, act in ((0, "envido"), (1, "accept"), (0, "announce"), (1, "good")):
             st.apply(act, seat=seat)
         assert st.legal_actions(seat=2) == offered
+
+
+TRIO = """\
+name: casa_trio
+title: teg where a trio of figures is declared before anything else, and shuts out the flor
+source: "a test's own house rules"
+extends: teg
+values:
+  trio:
+    holds: "figures == 3"
+    formula: "figures"
+    source: "house rule: a trio is a hand of three figures"
+contests:
+  trio:
+    value: trio
+    window: "trick == 1 and not played"
+    cancels: [flor]
+    declaration: compulsory
+    calls:
+      trio: {declare: true, opens: true, worth: 1, source: "house rule: a trio is declared before anything else"}
+    unraised: {mode: each, pays: "declared"}
+"""
+TRIO_AND_FLOR = (("10c", "11o", "12b"), ("1e", "5e", "7e"))
+
+
+def test_a_second_compulsory_declaration_is_owed_by_a_seat_without_the_first(tmp_path) -> None:
+    """teg: "si hay flor, el envido no se juega" makes its flor compulsory (`declaration:
+    compulsory`: "quien la tiene la canta antes de cualquier otra cosa"). A house rule makes a second
+    contest compulsory, a trio of figures: the mano holds a trio and no flor, so the flor asks
+    nothing of him, and the trio is still all he may declare before anything else (or fold). The
+    trio cites no clause of its own (a contest's `source:` is optional; its call cites one), so the
+    reason ends with the rule."""
+    game = house_game(tmp_path, TRIO, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(TRIO_AND_FLOR)])
+    assert st.legal_actions(seat=0) == ["trio", "fold"]
+    assert st.why_illegal("play 10c", seat=0) == "seat 0 holds a trio and must declare it before anything else"
+
+
+def test_a_compulsory_declaration_wiped_is_not_owed_in_a_count(tmp_path) -> None:
+    """teg: "La flor se canta en la primera baza y mata al envido", and a holder who has not
+    played "is asked during an envido's count, so that his flor may still kill it" (its note). Under
+    a house rule where a trio declared shuts out every flor of the hand (`cancels: [flor]`), the
+    flor is over once the mano declares his trio: in the envido's count, the pie, holding a flor he
+    has neither sung nor played, is not asked for it and speaks in the count."""
+    game = house_game(tmp_path, TRIO, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(TRIO_AND_FLOR)])
+    for seat, act in ((0, "trio"), (0, "envido"), (1, "accept"), (0, "announce")):
+        st.apply(act, seat=seat)
+    assert {"type": "wiped", "contest": "flor", "by": "trio"} in st.events
+    assert st.legal_actions(seat=1) == ["announce", "good"]

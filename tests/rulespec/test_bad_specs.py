@@ -76,6 +76,10 @@ SINGLE: dict[str, tuple[int, int, str, str]] = {
     # "Every option has `values` ... and a `default` among them."
     "option_default": (5, 39, "$.options.target.default",
                        "default 20 is not one of the allowed values [15, 30]"),
+    # "Every option has `values` (the allowed values, all of one `type`: int, bool or string,
+    # inferred from the values when `type:` is not written)": a value of another type, at the list.
+    "option_values_mixed": (5, 18, "$.options.flor.values",
+                            "the allowed values must all be of type bool, not ['both']"),
     # The file is a copy of specs/teg.yaml with `hand_size` indented by one space instead of two.
     "malformed_indent": (30, 2, "$",
                          "YAML syntax error: expected <block end>, but found '<block mapping start>' "
