@@ -217,7 +217,7 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
         if not counter and g.team_of[p.caller] == g.team_of[seat]:    # a partner asked by `asks: all`
             return f"{name} answers the other team's {p.call}, not a partner's"
         if call.max is not None and used.count(name) >= call.max:
-            return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
+            return f"{name} cannot be called again in this chain (it may be called at most {_times(call.max)})"
         return _not_allowed(name, call, g, ctx)
     head = f"{name} may not be called now"
     if p is not None and p.contest is None:       # an interruption of a stake call: its rule, then the window's
@@ -236,13 +236,15 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
         return _not_allowed(name, call, g, ctx, f"to open the {cont.name} now")
     if seat in cs.declared:
         return f"seat {seat} has already declared its {cont.value} in this hand"
+    if call.declare and call.opens:             # another holder's declaration, on its own turn
+        return _not_allowed(name, call, g, ctx, "now")
     last, last_seat = cs.chain[-1]
     if last not in call.after:
         return f"{name} cannot follow {last}"
     if g.team_of[last_seat] == g.team_of[seat]:
         return f"{name} answers the other team's {last}, not a partner's"
     if call.max is not None and used.count(name) >= call.max:
-        return f"{name} cannot be called again in this chain (it may be called at most {call.max} times)"
+        return f"{name} cannot be called again in this chain (it may be called at most {_times(call.max)})"
     return _not_allowed(name, call, g, ctx)
 
 
@@ -261,6 +263,10 @@ def _why_closed(st: Match, g: Rules, cont: CompiledContest) -> str:
     if st.contests[cont.index].chain:
         return ": it has been settled"
     return ""
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
 
 
 def _not_allowed(name: str, call: ContestCall, g: Rules, ctx: Ctx, when: str = "after this chain") -> str:

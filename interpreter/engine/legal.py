@@ -175,7 +175,8 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
     used = [c for c, _ in cs.chain]
     for name, call in cont.calls.items():
         if call.declare and name in cont.openers:
-            out.append(("call", name))
+            if cont.allowed[name](ctx):
+                out.append(("call", name))
         elif last in call.after and r.team_of[last_seat] != r.team_of[seat] \
                 and (call.max is None or used.count(name) < call.max) and cont.allowed[name](ctx):
             out.append(("call", name))

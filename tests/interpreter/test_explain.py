@@ -389,7 +389,7 @@ def test_a_declaration_that_follows_is_capped_by_its_chain(tmp_path) -> None:
         st.apply(act, seat=seat)
     assert st.pending is None and "flor" in st.legal_actions(seat=2)
     assert _refused(st, "de_vuelta", 2) == \
-        "de_vuelta cannot be called again in this chain (it may be called at most 1 times)"
+        "de_vuelta cannot be called again in this chain (it may be called at most once)"
 
 
 FLOR_UNDER_20 = """\

@@ -350,3 +350,81 @@ def test_a_compulsory_declaration_wiped_is_not_owed_in_a_count(tmp_path) -> None
         st.apply(act, seat=seat)
     assert {"type": "wiped", "contest": "flor", "by": "trio"} in st.events
     assert st.legal_actions(seat=1) == ["announce", "good"]
+
+
+DECLINED_BY_THE_MANO = """\
+name: casa_mano_cobra
+title: teg where a declined envido pays the mano double while his team is far from the target
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    decline: "if is_mano and score_us + 10 < target then 2 else 1"
+"""
+
+
+def test_a_declined_envido_is_paid_by_a_rule_read_for_its_caller(tmp_path) -> None:
+    """teg: "Envido | 2 puntos | 1 punto" (accepted, declined). Under a house rule that pays 2 for
+    an envido the mano calls and the other declines while his team is more than 10 points from
+    the target, the rule is read for the caller, his team and the match: the mano's declined envido
+    pays his team 2 at 0-0 and 1 at 25-0, the dealer's pays 1; each point is recorded as the
+    envido's."""
+    game = house_game(tmp_path, DECLINED_BY_THE_MANO, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    for score, paid in (([0, 0], [2, 0]), ([25, 0], [26, 0])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        st.apply("envido", seat=0)
+        st.apply("decline", seat=1)
+        assert st.score == paid
+        assert [e["reason"] for e in st.events if e["type"] == "score"] == ["envido"]
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "play 4c"), (1, "envido"), (0, "decline")):
+        st.apply(act, seat=seat)
+    assert st.score == [0, 1]
+
+
+def test_an_envido_tied_between_the_teams_goes_to_nobody_and_the_log_says_so(tmp_path) -> None:
+    """Under the house rule above (an envido tied between the teams is won by nobody), an
+    accepted envido whose best values tie, 27 for each team, scores nothing, and the log says
+    the contest was tied."""
+    game = house_game(tmp_path, NO_TIES, {"players": 4})
+    hands = (("7o", "12o", "1e"), ("7c", "11c", "1b"), ("4e", "5b", "6o"), ("3e", "2b", "4o"))  # 27, 27, 6, 4
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "envido"), (1, "accept"), (0, "announce"), (1, "announce")):
+        st.apply(act, seat=seat)
+    while st.count is not None:
+        seat = st.current_player()
+        st.apply("good" if "good" in st.legal_actions(seat=seat) else "announce", seat=seat)
+    assert st.score == [0, 0]
+    assert {"type": "contest_tied", "contest": "envido"} in st.events
+
+
+FLOR_OF_THE_MANO = """\
+name: casa_flor_del_mano
+title: teg where only the mano may sing flor
+source: "a test's own house rules"
+extends: teg
+contests:
+  flor:
+    calls:
+      flor:
+        allowed: "is_mano"
+"""
+
+
+def test_a_second_flor_is_judged_by_its_rule_on_its_own_turn(tmp_path) -> None:
+    """teg: "La flor se canta en la primera baza." Under a house rule that only the mano may sing
+    it, the mano's flor is sung, and his partner's is refused by the rule when his own turn comes,
+    with the rule as the reason, as it is when he would be the first to sing one."""
+    game = house_game(tmp_path, FLOR_OF_THE_MANO, {"players": 4, "flor": True})
+    hands = (("7c", "6c", "5c"), ("4e", "5b", "6o"), ("1o", "2o", "3o"), ("3e", "2b", "4o"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "flor"), (0, "play 5c"), (1, "play 4e")):
+        st.apply(act, seat=seat)
+    assert st.current_player() == 2 and "flor" not in st.legal_actions()
+    assert "flor is not allowed now: flor is allowed only when the player is the mano [is_mano]" in st.why_illegal("flor", seat=2)
+    first = game.new_match(seed=0, deals=[Deal((hands[1], hands[3], hands[2], hands[0]))])
+    first.apply("play 4e", seat=0)
+    first.apply("play 3e", seat=1)
+    assert "flor" not in first.legal_actions(seat=2)
+    assert "flor is allowed only when the player is the mano [is_mano]" in first.why_illegal("flor", seat=2)
