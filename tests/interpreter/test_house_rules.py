@@ -428,3 +428,77 @@ def test_a_second_flor_is_judged_by_its_rule_on_its_own_turn(tmp_path) -> None:
     first.apply("play 3e", seat=1)
     assert "flor" not in first.legal_actions(seat=2)
     assert "flor is allowed only when the player is the mano [is_mano]" in first.why_illegal("flor", seat=2)
+
+
+PAID_BY_WHAT_WAS_SUNG = """\
+name: casa_lo_cantado
+title: teg whose accepted envido and contraflor pay for what was sung, and the mano's envido a point more
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    accept: "total + declared + (if is_mano and score_us < 20 then 1 else 0)"
+  flor:
+    calls:
+      contraflor:
+        accept: "6 + 10 * declared_by_caller"
+"""
+
+
+def _count_to_the_end(st) -> None:
+    while st.count is not None:
+        seat = st.current_player()
+        st.apply("good" if "good" in st.legal_actions(seat=seat) else "announce", seat=seat)
+
+
+def test_an_accepted_chain_is_paid_by_its_rule_read_for_the_winner_and_the_caller(tmp_path) -> None:
+    """teg: "Envido | 2 puntos | 1 punto"; "Contraflor: ... 6 si se la quieren". Under house rules
+    that pay an accepted envido a point more to a mano below 20 (and one per flor declared, none in
+    an envido), and an accepted contraflor 10 more per flor of the team that called it, the rules
+    are read for the count's winner, his team and the calling team: the mano's 33 takes 3 at 0-0
+    and 2 at 25-0, and seat 0's flor of 38 takes 16 from the contraflor seat 1 called; each
+    score is recorded as its contest's."""
+    game = house_game(tmp_path, PAID_BY_WHAT_WAS_SUNG, {"players": 2})
+    hands = (("7o", "6o", "1e"), ("4e", "5b", "6c"))          # envido 33 and 6
+    for score, paid in (([0, 0], [3, 0]), ([25, 0], [27, 0])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        st.apply("envido", seat=0)
+        st.apply("accept", seat=1)
+        _count_to_the_end(st)
+        assert st.score == paid
+        assert [e["reason"] for e in st.events if e["type"] == "score"] == ["envido"]
+    game = house_game(tmp_path, PAID_BY_WHAT_WAS_SUNG, {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal((("7c", "6c", "5c"), ("1o", "2o", "3o")))])    # flors of 38 and 26
+    for seat, act in ((0, "flor"), (1, "contraflor"), (0, "accept")):
+        st.apply(act, seat=seat)
+    _count_to_the_end(st)
+    assert st.score == [16, 0]
+    assert [e["reason"] for e in st.events if e["type"] == "score"] == ["flor"]
+
+
+SHOWN_WITH_THE_MUESTRA = """\
+name: casa_envido_mostrado
+title: Uruguayo whose winning envido is shown when the hand is over
+source: "a test's own house rules"
+extends: uruguayo
+contests:
+  envido:
+    count:
+      show: hand_end
+"""
+
+
+def test_a_winning_envido_is_shown_by_the_cards_that_make_it_under_the_muestra(tmp_path) -> None:
+    """uruguayo's envido counts a pieza of the muestra's suit (the 2 of copas under a muestra of
+    copas is worth 30). Under a house rule that the winning envido is shown at the hand's end, the
+    cards shown are those that make it under that muestra: the 2 of copas and the 7 of oros (37),
+    not the 7 alone as without a muestra."""
+    game = house_game(tmp_path, SHOWN_WITH_THE_MUESTRA, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal((("2c", "7o", "1e"), ("3e", "5b", "6o")), "4c")])
+    st.apply("envido", seat=0)
+    st.apply("accept", seat=1)
+    _count_to_the_end(st)
+    while not st.hand_over:
+        st.apply(next(a for a in st.legal_actions() if a.startswith("play ")))
+    (shown,) = [e for e in st.events if e["type"] == "revealed"]
+    assert (shown["seat"], sorted(shown["cards"])) == (0, ["2c", "7o"])
