@@ -501,4 +501,4 @@ def test_a_winning_envido_is_shown_by_the_cards_that_make_it_under_the_muestra(t
     while not st.hand_over:
         st.apply(next(a for a in st.legal_actions() if a.startswith("play ")))
     (shown,) = [e for e in st.events if e["type"] == "revealed"]
-    assert (shown["seat"], sorted(shown["cards"])) == (0, ["2c", "7o"])
+    assert (shown["seat"], sorted(shown["cards"]), shown["whole_hand"]) == (0, ["2c", "7o"], False)
