@@ -22,12 +22,13 @@ from typing import Any
 
 from rulespec.errors import TrucoError
 from rulespec.growth import stays_false
+from rulespec.ir import Formula
 
 from interpreter.engine.context import PLAY_NAMES, Ctx
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import Match
 from interpreter.engine.records import ACTIVE, CLOSED
-from interpreter.engine.rules import strongest, trick_winner
+from interpreter.engine.rules import Rules, strongest, trick_winner
 
 Fact = tuple[str, str, int]
 """("trick", "", number) · ("holds", value, seat) · ("value", value, seat) · ("annul", name, seat)
@@ -167,9 +168,8 @@ class AbstractDeal:
 
     def _closed(self, m: Match, name: str, seat: int) -> bool:
         """Whether the annulment `name` can no longer be made by `seat` this hand."""
-        when = next(a.when.expr for a in self.game.spec.annulments if a.name == name)
-        ctx = Ctx(m, self.game, seat, self.game.team_of[seat])
-        return stays_false(when, lambda n: PLAY_NAMES[n](ctx))
+        when = next(a.when for a in self.game.spec.annulments if a.name == name)
+        return never_again(when, m, self.game, seat)
 
     def describe(self, fact: Fact, answer: Any) -> str:
         """A choice in words, for a finding's path."""
@@ -190,6 +190,12 @@ class AbstractDeal:
         relation = [f"{'above' if answer > a else 'below' if answer < a else 'equal to'} seat {s}'s"
                     for s, a in others]
         return f"seat {seat}'s {name}" + (f" {', '.join(relation)}" if relation else " is shown first")
+
+
+def never_again(rule: Formula, m: Match, game: Rules, seat: int) -> bool:
+    """Whether `rule`, read for `seat`, cannot hold again this hand (rulespec/growth.py)."""
+    ctx = Ctx(m, game, seat, game.team_of[seat])
+    return stays_false(rule.expr, lambda name: PLAY_NAMES[name](ctx))
 
 
 def trick_choices(game: Game, shown: Sequence[int]) -> list[list[int]]:

@@ -25,13 +25,13 @@ from rich.markup import escape
 
 from rulespec.blame import relocate
 from rulespec.checks import check_source, check_spec
-from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound, TrucoError
+from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound
 from rulespec.ir import OptionDecl, OptionValue, Span, Wording
 from rulespec.load import SpecSource, open_spec
 from rulespec.resolved import base_of, merge_findings, render
 from rulespec.yamlload import Located
 
-from interpreter.designer.explore import ABSTRACT_STATES, Exploration, Violation, Witness, explore
+from interpreter.designer.explore import ABSTRACT_STATES, FORMULA_FAILURES, Exploration, Violation, Witness, explore
 from interpreter.designer.payoffs import Payoffs, payoffs, show
 from interpreter.engine.game import Game
 
@@ -43,7 +43,7 @@ LOAD, STATIC, BUILD, PAYOFF, EXPLORE = range(5)
 
 Combo = dict[str, OptionValue]
 
-ENGINE_FAILURES = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError, AssertionError)
+ENGINE_FAILURES = (*FORMULA_FAILURES, AssertionError)
 """How the engine fails on a spec the static checks let through: reported at the spec, never raised."""
 
 

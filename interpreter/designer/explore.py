@@ -21,13 +21,11 @@ from typing import Any, Literal
 
 from rulespec.dsl import Binary, Call, Name, Num, Str, calls_used, names_used, walk
 from rulespec.errors import IllegalAction, TrucoError
-from rulespec.growth import stays_false
 from rulespec.ir import Contest, Formula, Span, Spec
 
-from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize
+from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize, never_again
 from interpreter.designer.replay import deal_case
 from interpreter.engine.contests import accepted_pays
-from interpreter.engine.context import PLAY_NAMES, Ctx
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
 from interpreter.engine.rules import CompiledContest
@@ -56,6 +54,10 @@ _SKIP = frozenset({"game", "strength", "rng", "events", "shows", "script", "seed
                    "turned"})
 SCORE_NAMES = frozenset({"score_us", "score_them", "max_score", "min_score", "leader", "trailer",
                           "winner_score", "loser_score"})
+
+FORMULA_FAILURES = (TrucoError, ArithmeticError, LookupError, TypeError, ValueError)
+"""How a spec's formulas, or the engine running them, fail on a defective spec: a finding of
+the walk, never raised out of it."""
 
 Key = str
 Scope = Literal["all", "tricks", "first trick"]
@@ -301,7 +303,7 @@ class Keys:
                 pays = [paid[game.team_of[seat]] for seat in c.order]
             else:
                 pays = [accepted_pays(st, game, cont, seat, c.order) for seat in c.order]
-        except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError):
+        except FORMULA_FAILURES:
             return chain                            # a failing payoff: found when the count ends
         if not self.score_always and all(self.over(st, other) for other in game.contests if other.index != index):
             # nothing left reads the score or scores before the hand ends: the points
@@ -339,9 +341,7 @@ class Keys:
             self.shut.clear()
             self.shut_of = st
         if cont.index not in self.shut:
-            game = st.game
-            self.shut[cont.index] = all(stays_false(cont.ir.window.expr, _reader(Ctx(st, game, s, game.team_of[s])))
-                                        for s in range(game.num_players))
+            self.shut[cont.index] = all(never_again(cont.ir.window, st, st.game, s) for s in range(st.game.num_players))
         return self.shut[cont.index]
 
 
@@ -349,11 +349,6 @@ _UNSTEADY = frozenset({"my_turn", "answering", "counting", "pending_step", "oppo
 """Names that may read otherwise when a count ends than while it runs."""
 _STEADY_CALLS = frozenset({"max", "min", "abs", "in_chain", "called", "accepted"})
 """Functions that read the same while a count runs as when it ends."""
-
-
-def _reader(ctx: Ctx) -> Callable[[str], Any]:
-    """A name's value now, for `ctx`'s seat."""
-    return lambda name: PLAY_NAMES[name](ctx)
 
 
 _SEATED = frozenset({"played", "played_this_trick", "my_turn", "answering", "is_mano", "is_pie", "can_beat"})
@@ -647,7 +642,7 @@ class _Walk:
                            lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]),  # type: ignore[misc]
                            detail=f"'{last}': {err.reason}")
                 continue
-            except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+            except FORMULA_FAILURES as err:
                 self.found("crash", f"the engine fails: {err}", self.span_of(st),
                            lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]))  # type: ignore[misc]
                 continue
@@ -717,7 +712,7 @@ class _Walk:
                 if not legal:
                     return                         # a dead end: reported where the walk meets it
                 probe = _applied(probe, legal[0])
-            except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError):
+            except FORMULA_FAILURES:
                 return                             # a failure: reported where the walk meets it
         contest: ContestState = probe.contests[index]
         ok = probe.hand_over or (probe.count is None and contest.status == CLOSED)

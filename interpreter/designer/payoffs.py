@@ -11,10 +11,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rulespec.dsl import names_used
-from rulespec.errors import IllegalAction, SpecError, TrucoError
+from rulespec.errors import IllegalAction, SpecError
 from rulespec.ir import Contest, ContestCall, Formula, Span
 
 from interpreter.designer.explore import (
+    FORMULA_FAILURES,
     SCORE_NAMES,
     Keys,
     Violation,
@@ -161,7 +162,7 @@ def _ladder(game: Game, start: State, out: Payoffs) -> Iterator[Step]:
         try:
             accepted.apply("accept")
             declined.apply("decline")
-        except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+        except FORMULA_FAILURES as err:
             out.problems.append(Violation("payoff", f"answering {name} fails: {err}", calls[name].span,
                                           Witness(_deal_of(st), tuple(actions))))
             return
@@ -227,7 +228,7 @@ def _chains(game: Game, contest: Contest, deal: Deal, out: Payoffs) -> Found:
                 nxt.apply(action)
             except IllegalAction:
                 continue
-            except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:
+            except FORMULA_FAILURES as err:
                 rule = _rule(contest, chain, action) if action in ("accept", "decline") else None
                 doing = {"accept": "accepting", "decline": "declining"}.get(action, action)
                 reason = err.diagnostics[0].message if isinstance(err, SpecError) else str(err)
