@@ -502,3 +502,135 @@ def test_a_winning_envido_is_shown_by_the_cards_that_make_it_under_the_muestra(t
         st.apply(next(a for a in st.legal_actions() if a.startswith("play ")))
     (shown,) = [e for e in st.events if e["type"] == "revealed"]
     assert (shown["seat"], sorted(shown["cards"]), shown["whole_hand"]) == (0, ["2c", "7o"], False)
+
+
+ENVIDO_OF_THE_MANO = """\
+name: casa_envido_del_mano
+title: teg where an envido the mano calls is worth 3
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    calls:
+      envido:
+        worth: "if is_mano then 3 else 2"
+        source: "house rule: an envido called by the mano is worth 3"
+"""
+
+
+def test_a_calls_worth_is_read_for_the_seat_that_called_it(tmp_path) -> None:
+    """teg: "Envido | 2 puntos | 1 punto". Under a house rule that an envido the mano calls is
+    worth 3, each call's worth is read for its caller: the mano's envido, accepted, pays the 33
+    3; the dealer's, 2; and the mano's envido raised by the dealer's, 3 + 2 = 5."""
+    game = house_game(tmp_path, ENVIDO_OF_THE_MANO, {"players": 2})
+    hands = (("7o", "6o", "1e"), ("4e", "5b", "6c"))          # envido 33 and 6
+    for acts, paid in (([(0, "envido"), (1, "accept")], [3, 0]),
+                       ([(0, "play 1e"), (1, "envido"), (0, "accept")], [2, 0]),
+                       ([(0, "envido"), (1, "envido"), (0, "accept")], [5, 0])):
+        st = game.new_match(seed=0, deals=[Deal(hands)])
+        for seat, act in acts:
+            st.apply(act, seat=seat)
+        _count_to_the_end(st)
+        assert st.score == paid, acts
+
+
+FARTHER_WINS = """\
+name: casa_gana_el_pie
+title: teg whose tied envido goes to the tied seat farther from the mano
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    count:
+      tie: farther_lead
+      source: "house rule: equal envidos go to the tied seat farther from the mano"
+"""
+
+
+def _announce_to_the_end(st) -> None:
+    while st.count is not None:
+        st.apply("announce", seat=st.current_player())
+
+
+def test_a_tie_that_goes_to_the_farther_seat(tmp_path) -> None:
+    """teg: "En caso de empate gana el mano". Under the house rule the other way round (equal
+    envidos go to the tied seat farther from the mano): at two players the dealer's 33 takes the
+    mano's 33; at four, where seats 0, 1 and 2 announce 33 in turn, seat 2, the farthest, takes
+    the envido for team 0, and seat 3 (team 1, 5) speaks last."""
+    game = house_game(tmp_path, FARTHER_WINS, {"players": 2})
+    hands = (("7o", "6o", "1b"), ("7c", "6c", "2b"), ("7e", "6e", "4b"), ("4o", "5c", "12b"))  # 33, 33, 33, 5
+    st = game.new_match(seed=0, deals=[Deal(hands[:2])])
+    st.apply("envido", seat=0)
+    st.apply("accept", seat=1)
+    _announce_to_the_end(st)
+    assert st.score == [0, 2]
+    assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "contest_won"] == [(1, 33)]
+    game = house_game(tmp_path, FARTHER_WINS, {"players": 4})
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    st.apply("accept", seat=1)
+    _announce_to_the_end(st)
+    assert [e["seat"] for e in st.events if e["type"] == "announce"] == [0, 1, 2, 3]
+    assert st.score == [2, 0]
+    assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "contest_won"] == [(2, 33)]
+
+
+THREE_ALONE = """\
+name: casa_tres_solos
+title: teg for three players, each alone, whose tied envido goes to the mano's team
+source: "a test's own house rules"
+extends: teg
+table:
+  players: 3
+  teams: 3
+  source: "house rule: three players, each playing alone"
+contests:
+  envido:
+    count:
+      tie: mano_team
+      source: "house rule: a tie goes to the mano's team; between two other teams, to the seat nearer the mano"
+"""
+
+
+def test_a_tie_between_two_teams_without_the_mano_goes_to_the_seat_nearer_him(tmp_path) -> None:
+    """Under the house rules of three players, each alone, where equal envidos go to the mano's
+    team, seats 1 and 2 tie at 33 above the mano's 5: neither is of the mano's team, so the tie
+    goes to seat 1, the nearer the mano (the mano's own advantage of speaking first, passed on)."""
+    game = house_game(tmp_path, THREE_ALONE, {"players": 2})
+    hands = (("4o", "5c", "12b"), ("7c", "6c", "2b"), ("7e", "6e", "4b"))      # 5, 33, 33
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    st.apply("accept", seat=1)
+    _announce_to_the_end(st)
+    assert [e["seat"] for e in st.events if e["type"] == "announce"] == [0, 1, 2]
+    assert st.score == [0, 2, 0]
+    assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "contest_won"] == [(1, 33)]
+
+
+PAIRS_ONLY = """\
+name: casa_solo_pares
+title: teg whose envido counts a pair of one suit only, without the 20
+source: "a test's own house rules"
+extends: teg
+values:
+  envido:
+    holds: "suited(2)"
+    formula: "best_suited(2)"
+    source: "house rule: only two cards of one suit make an envido, worth their points (figures 0); a hand without them has none"
+"""
+
+
+def test_a_hand_without_the_value_loses_to_any_hand_with_it(tmp_path) -> None:
+    """Under a house rule where only a pair of one suit makes an envido, worth its points
+    alone (a pair of figures is worth 0), the dealer, without a pair, has no envido: his
+    announcement says so (value -1, below every value) and the mano's pair of figures, worth 0,
+    takes the envido."""
+    game = house_game(tmp_path, PAIRS_ONLY, {"players": 2})
+    hands = (("10o", "11o", "4c"), ("1e", "2b", "3c"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    st.apply("accept", seat=1)
+    _announce_to_the_end(st)
+    assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "announce"] == [(0, 0), (1, -1)]
+    assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "contest_won"] == [(0, 0)]
+    assert st.score == [2, 0]
