@@ -79,7 +79,8 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
                         f"and seat {p.answerer} is asked")
             return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
         if verb in ("play", "cover", "play_pos"):
-            return f"{who} must first answer {p.call} (accept, decline or raise)"
+            answers = _answers(st, g, seat)
+            return f"{who} must first answer {p.call}" + (f" ({_either(answers)})" if answers else "")
         if verb == "call":
             return _explain_call(st, g, seat, arg, answering=True)
         if verb == "fold":
@@ -137,8 +138,19 @@ def _not_an_answer(st: Match, g: Rules, seat: int, verb: str) -> str | None:
     if p.call in (cont.call_accept if verb == "accept" else cont.call_decline):
         return None
     answers = [PROSE.said(a[1]) for a in acts(st, g, seat) if a[0] == "call"] or ["nothing but a fold"]
-    either = ", ".join(answers[:-1]) + " or " + answers[-1] if len(answers) > 1 else answers[0]
-    return f"{p.call} is not answered with {verb}: seat {seat}, asked, answers it with {either}{source}"
+    return f"{p.call} is not answered with {verb}: seat {seat}, asked, answers it with {_either(answers)}{source}"
+
+
+def _answers(st: Match, g: Rules, seat: int) -> list[str]:
+    """The answers `seat` may give the waiting call now, as its legal actions offer them: a
+    declaration that takes no accept or decline is not said to take them."""
+    return [a[0] if a[0] != "call" else PROSE.said(a[1]) for a in acts(st, g, seat)
+            if a[0] in ("accept", "decline", "call")]
+
+
+def _either(words: list[str]) -> str:
+    """`a, b or c`."""
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
 def _forced_declaration(st: Match, g: Rules, seat: int) -> str | None:

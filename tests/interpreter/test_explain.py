@@ -445,6 +445,21 @@ def test_a_flor_answered_by_nothing_but_a_fold(tmp_path) -> None:
     assert st.legal_actions(seat=1) == ["fold"]
     assert _refused(st, "accept", 1).startswith(
         "flor is not answered with accept: seat 1, asked, answers it with nothing but a fold (")
+    assert _refused(st, "play 4o", 1) == "seat 1 must first answer flor"
+
+
+def test_a_card_before_the_answer_is_refused_with_the_answers_the_call_takes() -> None:
+    """uruguayo's flor takes "con flor me achico" (a decline) but no quiero: at four players the
+    asked seat 3, playing a card before answering seat 0's flor, is told the answers he has,
+    without an accept; a teg truco answered at two players lists its raise and the envidos that
+    may interrupt it ("el envido está primero")."""
+    st = _state(("uruguayo", {"players": 4}), UY4, ["0 flor"])
+    assert st.legal_actions(seat=3) == ["decline", "flor", "contraflor", "contraflor_al_resto", "fold"]
+    assert _refused(st, "play 2c", 3) == \
+        "seat 3 must first answer flor (decline, flor, contraflor or contraflor al resto)"
+    st = _state(T2, FLOR, ["0 truco"])
+    assert _refused(st, "play 4o", 1) == \
+        "seat 1 must first answer truco (accept, decline, retruco, envido, real envido or falta envido)"
 
 
 NO_ACHIQUE = """\
