@@ -323,11 +323,14 @@ class Builder:
         return tuple(out)
 
     def table(self) -> Table:
+        """Two teams, no more: the engine pays a fold, a lost match and a decided hand to the one
+        other team, and no source rulebook plays three teams to say otherwise."""
         p: Path = ("table",)
         players = self.constant(p + ("players",), 2)
         teams = int(self.get(p + ("teams",), 2))
-        if teams < 2:
-            self.error(p + ("teams",), f"a table needs at least 2 teams, not {teams}: nobody would answer a call")
+        if teams != 2:
+            self.error(p + ("teams",), "a table has exactly 2 teams: a call is answered by the other team, and "
+                                       f"a fold, a lost match and a decided hand score for it; got {teams}")
             teams = 2
         if not isinstance(players, int) or players < 2 or players % teams:
             self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams",

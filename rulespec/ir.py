@@ -128,6 +128,9 @@ class HandValue:
 
 @dataclass(frozen=True)
 class Table:
+    """The seats, in `teams` alternating teams: always 2 (the builder refuses any other number),
+    which the engine relies on when it pays the one other team."""
+
     players: int
     teams: int
     dealer: str

@@ -100,7 +100,7 @@ NAMES: dict[str, NameType] = {
     "is_mano": NameType(C, TRICK, "this seat is the mano"),
     "is_pie": NameType(C, TRICK, "this seat is the last of its team to play"),
     "score_us": NameType(N, TRICK, "this seat's team's score"),
-    "score_them": NameType(N, TRICK, "the best opposing score"),
+    "score_them": NameType(N, TRICK, "the other team's score"),
     # a contest's chain being paid
     "total": NameType(N, CONTEST, "the sum of the chain's worths"),
     "total_but_last": NameType(N, CONTEST, "the sum of the worths but the last call's"),
@@ -110,7 +110,7 @@ NAMES: dict[str, NameType] = {
     "declared_by_winner": NameType(N, CONTEST, "those of the winning team"),
     "declared_by_caller": NameType(N, CONTEST, "those of the calling team"),
     "winner_score": NameType(N, PAYOFF, "the score of the team receiving a contest's points"),
-    "loser_score": NameType(N, PAYOFF, "the best score of the other teams"),
+    "loser_score": NameType(N, PAYOFF, "the other team's score"),
     # a contest's count (announcing the values)
     "opponent_announced": NameType(C, COUNT, "someone has announced a value in this count"),
     "can_beat": NameType(C, COUNT, "this seat's value would win the count for its team"),

@@ -58,3 +58,14 @@ def test_a_raised_base_stake_is_blamed_where_it_is_raised(tmp_path: Path, capsys
     assert f"{path}:3:9 at $.stakes.base: the ladder does not rise" in out
     assert f"{path}:3:9 at $.stakes.base: declining truco pays 1000000" in out
     assert "$.extends" not in out
+
+
+@pytest.mark.parametrize("name", ["teams1", "teams3"])
+def test_a_table_of_other_than_two_teams_is_refused_at_its_teams_key(name: str,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`teams: 3` is no game the rules can score (a fold, a lost match and a decided hand go to
+    the one other team), nor is `teams: 1`: both are refused where the designer wrote them."""
+    path = (TESTS / "specs_designer" / f"{name}.yaml").resolve()
+    assert main(["check", str(path)]) == 1
+    assert (f"{path}:4:10 at $.table.teams: a table has exactly 2 teams: a call is answered by the other team, "
+            f"and a fold, a lost match and a decided hand score for it; got {name[-1]}") in capsys.readouterr().out

@@ -2,6 +2,10 @@
 turned card as well as the hand, a fold rule out of turn with the folding seat's team."""
 from __future__ import annotations
 
+import pytest
+
+from rulespec.errors import SpecError
+
 from interpreter import Deal, load_game
 
 
@@ -575,36 +579,32 @@ def test_a_tie_that_goes_to_the_farther_seat(tmp_path) -> None:
     assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "contest_won"] == [(2, 33)]
 
 
-THREE_ALONE = """\
-name: casa_tres_solos
-title: teg for three players, each alone, whose tied envido goes to the mano's team
+THREE_TEAMS = """\
+name: casa_tres_equipos
+title: teg for {players} players in three teams
 source: "a test's own house rules"
 extends: teg
 table:
-  players: 3
+  players: {players}
   teams: 3
-  source: "house rule: three players, each playing alone"
-contests:
-  envido:
-    count:
-      tie: mano_team
-      source: "house rule: a tie goes to the mano's team; between two other teams, to the seat nearer the mano"
+  source: "house rule: three teams"
 """
 
 
-def test_a_tie_between_two_teams_without_the_mano_goes_to_the_seat_nearer_him(tmp_path) -> None:
-    """Under the house rules of three players, each alone, where equal envidos go to the mano's
-    team, seats 1 and 2 tie at 33 above the mano's 5: neither is of the mano's team, so the tie
-    goes to seat 1, the nearer the mano (the mano's own advantage of speaking first, passed on)."""
-    game = house_game(tmp_path, THREE_ALONE, {"players": 2})
-    hands = (("4o", "5c", "12b"), ("7c", "6c", "2b"), ("7e", "6e", "4b"))      # 5, 33, 33
-    st = game.new_match(seed=0, deals=[Deal(hands)])
-    st.apply("envido", seat=0)
-    st.apply("accept", seat=1)
-    _announce_to_the_end(st)
-    assert [e["seat"] for e in st.events if e["type"] == "announce"] == [0, 1, 2]
-    assert st.score == [0, 2, 0]
-    assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "contest_won"] == [(1, 33)]
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_table_of_three_teams_is_refused_at_its_teams_key(tmp_path, players: int) -> None:
+    """A table has two teams: the engine pays a fold, a lost match and a decided hand to the one
+    other team, and no source rulebook plays three teams to say whom else they would go to. Three
+    players each alone, or six in three pairs, are refused where the designer wrote `teams: 3`
+    (never loaded to play wrong); three players cannot sit in two alternating teams either."""
+    with pytest.raises(SpecError) as info:
+        house_game(tmp_path, THREE_TEAMS.format(players=players), {})
+    found = [(str(d.loc), d.path, d.message) for d in info.value.diagnostics if d.severity == "error"]
+    where = str(tmp_path / "house.yaml")
+    teams = (f"{where}:7:10", "$.table.teams", "a table has exactly 2 teams: a call is answered by the other "
+             "team, and a fold, a lost match and a decided hand score for it; got 3")
+    seats = (f"{where}:6:12", "$.table.players", "3 players cannot sit in 2 alternating teams")
+    assert found == ([teams, seats] if players == 3 else [teams])
 
 
 PAIRS_ONLY = """\
