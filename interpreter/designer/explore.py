@@ -39,7 +39,7 @@ MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
 MAX_VISITS = 5 * MAX_STATES
 """States visited (hands ended included) per sample deal's walk before it stops too."""
-ABSTRACT_STATES = 24_000
+ABSTRACT_STATES = 100_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
 report says so): at six players with every declaration on, every deal is too many to walk."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
@@ -227,7 +227,9 @@ class Keys:
     `calls_made` is read; only their number up to one past the largest literal it is compared
     with, if that is all `calls_made` is used for) and the score once nothing left in the hand
     reads it or may score (`score_matters`). With `by_payoff`, a chain being counted is keyed by what it pays (for
-    walks that report futures, not which chain led to them).
+    walks that report futures, not which chain led to them), counting no more points than end the
+    match when they do at once; and where those points are all the score still matters for,
+    the score gives way to whether they end it.
     """
 
     def __init__(self, root: State, spec: Spec, by_payoff: bool = False) -> None:
@@ -237,9 +239,13 @@ class Keys:
             if needs not in reads:
                 drop.add(name)
         self.fields = sorted(k for k in vars(root) if k not in drop and not k.startswith("_"))
-        payoffs = [c for cont in spec.contests for c in (cont.accept, cont.decline, cont.unraised, *cont.calls)]
-        self.score_always = bool(_score_reads(spec) - _score_reads(payoffs))
+        elsewhere = {id(f) for f in _formulas([spec.contests, spec.schedule])}   # the schedule: between hands
+        self.score_always = bool(_score_reads([f for f in _formulas(spec) if id(f) not in elsewhere]))
         self.score_contests = [bool(_score_reads(cont)) for cont in spec.contests]
+        self.score_beside_pay = [_reads_score_beside_pay(cont) for cont in spec.contests]
+        self.score_in_pays = False
+        """Whether the key being made holds all the score still matters for: whether the count's
+        payment ends the match."""
         bound = comparison_bound(spec, "calls_made")
         self.calls_cap = None if bound is None else bound + 1
         self.paid_in_count = [by_payoff and _pays_alike(cont) for cont in spec.contests]
@@ -258,6 +264,7 @@ class Keys:
         if forget and isinstance(st.facts, AbstractDeal):
             st.facts.forget(st)
         self.shut_of = None
+        self.score_in_pays = False
         out: list[Any] = []
         attrs = vars(st)
         for name in self.fields:
@@ -265,7 +272,7 @@ class Keys:
             kind = type(value)
             if name == "called_log":
                 value = len(value) if self.calls_cap is None else min(len(value), self.calls_cap)
-            elif name == "score" and not self.score_matters(st):
+            elif name == "score" and (self.score_in_pays or not self.score_matters(st)):
                 continue
             elif name == "contests":
                 value = [c.status if c.status == CLOSED else (c.status, self.chain(st, i), c.declared)
@@ -289,7 +296,8 @@ class Keys:
         count (and how often it holds each call `in_chain` asks about): nothing else reads an
         accepted chain, and nothing scores before the count settles it or a declaration
         wipes it (during a count a seat may only announce, concede or make such a
-        declaration), so chains that pay alike have the same future."""
+        declaration), so chains that pay alike have the same future. With `match.end:
+        immediately`, points past a team's target are all one: they end the match."""
         chain = st.contests[index].chain
         c = st.count
         if c is None or c.contest != index or not self.paid_in_count[index]:
@@ -305,12 +313,16 @@ class Keys:
                 pays = [accepted_pays(st, game, cont, seat, c.order) for seat in c.order]
         except FORMULA_FAILURES:
             return chain                            # a failing payoff: found when the count ends
+        score, team_of = st.score, game.team_of
+        if self.ends_at_once:                       # points past the target all end the match alike
+            pays = [min(max(p, 0), max(game.target - score[team_of[seat]], 0))
+                    for seat, p in zip(c.order, pays, strict=True)]
         if not self.score_always and all(self.over(st, other) for other in game.contests if other.index != index):
             # nothing left reads the score or scores before the hand ends: the points
             # matter only in whether they end the match
-            score, team_of = st.score, game.team_of
-            ends = [self.ends_at_once and score[team_of[seat]] + max(p, 0) >= game.target
+            ends = [self.ends_at_once and score[team_of[seat]] + p >= game.target
                     for seat, p in zip(c.order, pays, strict=True)]
+            self.score_in_pays = not self.score_beside_pay[index]   # unless the count reads it
             return tuple(ends), self.in_chain(chain)
         return tuple(pays), self.in_chain(chain)
 
@@ -358,6 +370,12 @@ _SEATED = frozenset({"played", "played_this_trick", "my_turn", "answering", "is_
 def _payoffs(cont: Contest) -> list[Formula]:
     """The formulas that work out what an accepted chain of `cont` pays."""
     return [cont.accept, *(c.accept for c in cont.calls if c.accept is not None), *(c.worth for c in cont.calls)]
+
+
+def _reads_score_beside_pay(cont: Contest) -> bool:
+    """Whether `cont` reads the score elsewhere than in what an accepted chain of it pays."""
+    payoffs = set(map(id, _payoffs(cont)))
+    return bool(_score_reads([f for f in _formulas(cont) if id(f) not in payoffs]))
 
 
 def _pays_alike(cont: Contest) -> bool:

@@ -301,6 +301,66 @@ def test_a_counted_chain_is_keyed_by_what_it_pays(flor: bool) -> None:
     assert plain(raised) != plain(falta), "the payoff table's walk keeps the chains apart"
 
 
+ADDS = {**SIX, "falta_mode": "adds"}
+"""With `falta_mode: adds` an accepted falta pays the falta plus the calls before it."""
+
+AT_HAND_END = """\
+extends: reglamento
+match:
+  end: end_of_hand
+  source: "a house rule: the match is won when the hand that reaches the target is over"
+"""
+
+
+@pytest.mark.parametrize("flor", [True, False])
+def test_points_past_the_target_key_alike_when_the_match_ends_at_once(flor: bool, tmp_path: Path) -> None:
+    """'Une équipe qui atteint 30 grâce à l'envido gagne immédiatement' — a real envido raised to
+    the falta (3 + 30 with `falta_mode: adds`) and a falta alone (30) both end the match from
+    0-0, so their counts share a key even with a flor still to come; an envido (2) does not. Where
+    the match ends only with the hand, 33 and 30 points are two futures and stay apart."""
+    game = load_game("reglamento", flor=flor, **ADDS)
+    keys = walk.Keys(game.new_match(seed=0), game.spec, by_payoff=True)
+    raised, falta, envido = (_counting(game, c) for c in (["real_envido", "falta_envido"], ["falta_envido"],
+                                                           ["envido"]))
+    assert keys(raised) == keys(falta) != keys(envido)
+    assert keys.chain(raised, 0)[0] == ((30,) * 6 if flor else (True,) * 6)
+    spec = tmp_path / "at_hand_end.yaml"
+    spec.write_text(AT_HAND_END)
+    later = load_game(str(spec), flor=True, **ADDS)
+    keys = walk.Keys(later.new_match(seed=0), later.spec, by_payoff=True)
+    raised, falta = (_counting(later, c) for c in (["real_envido", "falta_envido"], ["falta_envido"]))
+    assert keys(raised) != keys(falta)
+    assert (keys.chain(raised, 0)[0], keys.chain(falta, 0)[0]) == ((33,) * 6, (30,) * 6)
+
+
+SCORE_IN_COUNT = """\
+extends: reglamento
+contests:
+  envido:
+    count:
+      good: "not can_beat or leader > 20"
+      source: "a house rule: once a team is past 20, any envido may be conceded"
+"""
+
+
+def test_a_count_that_only_pays_keeps_of_the_score_whether_it_ends_the_match(tmp_path: Path) -> None:
+    """Without flor, once the envido is accepted nothing else scores before the hand ends: two
+    scores from which its points end the match alike are one state, and one from which they end
+    it is another. A count whose own rule reads the score keeps it whole."""
+    game = load_game("reglamento", flor=False, **SIX)
+    keys = walk.Keys(game.new_match(seed=0), game.spec, by_payoff=True)
+    five, six, twenty_eight = (_counting(game, ["envido"]) for _ in range(3))
+    five.score, six.score, twenty_eight.score = [5, 0], [6, 0], [28, 0]
+    assert keys(five) == keys(six) != keys(twenty_eight)
+    spec = tmp_path / "score_in_count.yaml"
+    spec.write_text(SCORE_IN_COUNT)
+    house = load_game(str(spec), flor=False, **SIX)
+    keys = walk.Keys(house.new_match(seed=0), house.spec, by_payoff=True)
+    five, six = (_counting(house, ["envido"]) for _ in range(2))
+    five.score, six.score = [5, 0], [6, 0]
+    assert keys(five) != keys(six)
+
+
 def test_a_payoff_a_count_changes_keeps_its_chain() -> None:
     """A payoff that reads what a count changes (`counting`, `idle`) is not worked out early."""
     game = load_game("reglamento", flor=False, **SIX)
@@ -362,6 +422,29 @@ def test_the_score_is_kept_while_a_live_contest_may_pay_and_end_the_match() -> N
             st.apply(st.legal_actions()[0])
         assert st.score != [0, 0] and st.contests[0].status == walk.CLOSED
         assert walk.Keys(st, game.spec).score_matters(st) is kept
+
+
+TRUCO_READS_THE_LEAD = """\
+extends: reglamento
+stakes:
+  when: "leader < 25"
+  source: "a house rule: no truco once a team has 25"
+"""
+
+
+def test_the_score_is_kept_for_a_stake_rule_that_reads_a_name_a_payoff_reads_too(tmp_path: Path) -> None:
+    """A truco allowed only while the lead is under 25 reads `leader`, which the falta's payoff
+    reads too: with every contest settled, the score still decides whether truco may be called,
+    so it stays in the state. The schedule's `when`, read only as a hand starts, does not keep it."""
+    spec = tmp_path / "truco_reads_the_lead.yaml"
+    spec.write_text(TRUCO_READS_THE_LEAD)
+    for game, kept in ((load_game(str(spec), flor=False, **SIX), True), (load_game("reglamento", flor=False, **SIX), False),
+                       (load_game("uruguayo", players=6, pico_a_pico="until_five"), False)):
+        st = game.new_match(seed=0)
+        for contest in st.contests:
+            contest.status = walk.CLOSED
+        assert walk.Keys(st, game.spec).score_matters(st) is kept
+    assert walk._score_reads(load_game("uruguayo", players=6, pico_a_pico="until_five").spec.schedule)
 
 
 def test_a_window_that_may_open_later_keeps_what_its_contest_reads() -> None:
