@@ -555,7 +555,8 @@ def print_report(report: Report, console: Console) -> None:
                       f"{report.choices} questions about the cards (whose card takes a trick, who holds a value, "
                       "how values compare, who may annul) each answered every way", soft_wrap=True, highlight=False)
         if report.sampled:
-            console.print(f"  under {len(report.sampled)} combinations every deal is more than "
+            n = len(report.sampled)
+            console.print(f"  under {n} combination{'s' if n > 1 else ''} every deal is more than "
                           f"{ABSTRACT_STATES:,} states, so chosen deals were explored instead "
                           f"({'; '.join(report.samples)}): "
                           + " · ".join(_options_text(_changed(c, report.covered[0])) or "the default options"

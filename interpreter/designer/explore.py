@@ -41,7 +41,7 @@ MAX_VISITS = 5 * MAX_STATES
 """States visited (hands ended included) per sample deal's walk before it stops too."""
 ABSTRACT_STATES = 100_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
-report says so): at six players with every declaration on, every deal is too many to walk."""
+report says so): every bundled combination fits (the largest, 86,338), a larger variant may not."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
 """States visited (hands ended included) by the walk over every deal before it gives way too."""
 MAX_ACTIONS = 500
@@ -806,7 +806,7 @@ def explore(game: Game) -> Exploration:
     can end from every score and that every call of the spec is legal somewhere."""
     start = time.perf_counter()
     out = Exploration()
-    walk = _Walk(game, out)
+    walk = _Walk(game, out, limit=ABSTRACT_STATES)
     walk.run()
     if walk.cut:
         out.every_deal = False

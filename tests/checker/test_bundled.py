@@ -10,6 +10,8 @@ import pytest
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.cli import available_cores, main
+from interpreter.designer import check as check_module
+from interpreter.designer import explore as explore_module
 from interpreter.designer.check import Report, combinations, diagnose, pairwise
 
 SPECS = bundled_names()
@@ -95,3 +97,23 @@ def test_every_deal_is_walked_under_every_combination(name: str) -> None:
     and none falls back to chosen deals."""
     r = report(name)
     assert r.sampled == [] and r.samples == []
+
+
+def test_a_combination_past_the_budget_falls_back_to_chosen_deals_and_says_so(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A designer's variant whose every deal is more than the walk may keep is walked on three
+    chosen deals instead, and `--report` names the combination and the deals: here the board at
+    six with flor, under a budget of 3,000 states."""
+    monkeypatch.setenv("COLUMNS", "1000")
+    for module in (explore_module, check_module):
+        monkeypatch.setattr(module, "ABSTRACT_STATES", 3000)
+    monkeypatch.setattr(explore_module, "ABSTRACT_VISITS", 9000)
+    fixed = ["players=6", "flor=true", "target=15", "decline_rule=all_but_last", "falta_mode=adds",
+             "falta_value=leader", "flor_vs_flor=each", "fold_envido_point=false", "three_pardas=nobody"]
+    code = main(["check", "--report", "-j", "1", *(a for o in fixed for a in ("-o", o)), "board"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert ("deals explored: every deal under 0 of 2 combinations" in out
+            and "under 2 combinations every deal is more than 3,000 states, so chosen deals were explored instead "
+                "(runs to the last trick; ties a trick; both teams hold flor)" in out), out
+    assert out.count("(chosen deals)") == 2
