@@ -748,3 +748,32 @@ def test_a_formula_that_divides_by_zero_in_play_names_its_place_in_the_spec(tmp_
     (found,) = err.value.diagnostics
     assert found.path == "$.contests.envido.decline" and found.loc is not None and found.loc.line == 7
     assert "division by zero: the divisor is 0 in this situation" in found.message
+
+
+RAISE_ACCEPTS = """\
+name: casa_subir_es_querer
+title: teg where a declined envido chain pays 3 once an envido in it was accepted
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    decline: "if accepted('envido') then 3 else 1"
+"""
+
+
+def test_a_raise_accepts_the_call_it_answers(tmp_path) -> None:
+    """teg: "Envido y real envido | 5 puntos | 2 puntos": the real envido raised over an envido
+    has accepted that envido, so declining the raise still pays for it. Under a house rule that
+    a declined envido chain pays 3 once an envido in it was accepted (`accepted('envido')`), the
+    real envido answering the mano's envido and then declined pays its caller 3; the envido
+    declined at once pays the mano 1."""
+    game = house_game(tmp_path, RAISE_ACCEPTS, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "envido"), (1, "real_envido"), (0, "decline")):
+        st.apply(act, seat=seat)
+    assert st.score == [0, 3]
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    st.apply("decline", seat=1)
+    assert st.score == [1, 0]
