@@ -777,3 +777,20 @@ def test_a_raise_accepts_the_call_it_answers(tmp_path) -> None:
     st.apply("envido", seat=0)
     st.apply("decline", seat=1)
     assert st.score == [1, 0]
+
+
+def test_a_declaration_no_one_may_still_make_is_paid_without_waiting_for_another(tmp_path) -> None:
+    """teg's flor "se cobra" once every seat has sung it or played (no seat may still sing one,
+    so the moment shows nothing of a hidden hand). Under the house trio above, here alongside the
+    flor instead of shutting it out, the dealer's trio, the only one any seat may still declare
+    once the mano has played, is paid at once, while the mano's flor waits for the dealer's
+    card: the trio's point comes first, the flor's 3 after the dealer plays."""
+    game = house_game(tmp_path, TRIO.replace("    cancels: [flor]\n", "    cancels: []\n"),
+                      {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal((("1e", "5e", "7e"), ("10c", "11o", "12b")))])
+    for seat, act in ((0, "flor"), (0, "play 5e"), (1, "trio")):
+        st.apply(act, seat=seat)
+    assert st.score == [0, 1]
+    st.apply("play 10c", seat=1)
+    assert [(e["reason"], e["score"]) for e in st.events if e["type"] == "score"] == [("trio", [0, 1]),
+                                                                                    ("flor", [3, 1])]
