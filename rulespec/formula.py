@@ -263,14 +263,14 @@ class _Compiler:
         both, left_const, right_const = _MAKERS[expr.op]
         if isinstance(left, _Const) and isinstance(right, _Const):
             return self.fold(expr.offset, _FOLD[expr.op], left.value, right.value)
-        if isinstance(left, _Const):
-            return left_const(left.value, right)
         if isinstance(right, _Const):
             if expr.op in ("//", "%") and right.value == 0:
                 raise self.error(expr.offset, "division by zero")
             return right_const(left, right.value)
-        if expr.op in ("//", "%"):
-            return self.checked_division(expr, left, right)
+        if expr.op in ("//", "%"):              # a constant divided by a number known in play too
+            return self.checked_division(expr, _getter(left), right)
+        if isinstance(left, _Const):
+            return left_const(left.value, right)
         return both(left, right)
 
     def checked_division(self, expr: Binary, left: Getter, right: Getter) -> Getter:

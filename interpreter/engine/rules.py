@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from rulespec.errors import Diagnostic, SpecError
 from rulespec.formula import compile_expr
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
 
@@ -73,7 +72,6 @@ class Rules:
         annul_names = [a.name for a in spec.annulments]
         signal_verb = [spec.signals.verb] if spec.signals else []
         self.call_names = set(stake_names) | set(contest_names)
-        self._check_unique(stake_names + contest_names + annul_names + signal_verb)
         env = play_env(self.options, self.call_names, {c.name: i for i, c in enumerate(spec.contests)})
         self.env = env      # explain.py evaluates the parts of a refused condition with it
 
@@ -113,15 +111,6 @@ class Rules:
         self.action_index = {a: i for i, a in enumerate(self.actions)}
         self.action_text = dict(vocabulary)
         self.parsed = {text: act for act, text in vocabulary if text.split()[0] not in self.aliases}
-
-    def _check_unique(self, names: Sequence[str]) -> None:
-        """Verbs name actions, so two mechanisms may not share one."""
-        seen: set[str] = set()
-        for n in names:
-            if n in seen or n in COMMON_VERBS or n in CARD_VERBS:
-                raise SpecError([Diagnostic("error", self.spec.stakes.span.loc, "$",
-                                            f"the verb {n!r} is defined twice or clashes with a common verb")])
-            seen.add(n)
 
     def _vocabulary(self) -> list[tuple[tuple[str, Any], str]]:
         """Every action as the engine's (verb, argument) and its text, in a fixed order: the

@@ -634,3 +634,163 @@ def test_a_hand_without_the_value_loses_to_any_hand_with_it(tmp_path) -> None:
     assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "announce"] == [(0, 0), (1, -1)]
     assert [(e["seat"], e["value"]) for e in st.events if e["type"] == "contest_won"] == [(0, 0)]
     assert st.score == [2, 0]
+
+
+PARTNERS_TIE = """\
+name: casa_parda_entre_companeros
+title: teg where partners tied for the best card tie the trick
+source: "a test's own house rules"
+extends: teg
+tricks:
+  partners_tie: tie
+"""
+
+
+def test_partners_tied_for_the_best_card_tie_the_trick_where_the_house_says_so(tmp_path) -> None:
+    """teg: "La baza la gana la carta más brava" (its `partners_tie: team_wins`: partners tied
+    for the best card win the trick for their team). Under a house rule that such a tie ties the
+    trick, at 4 players a trick whose best card is one seat's alone still goes to that seat, and
+    one where partners (seats 0 and 2) tie with their 3s is tied (parda)."""
+    game = house_game(tmp_path, PARTNERS_TIE, {"players": 4})
+    hands = (("3e", "4o", "5c"), ("4e", "5o", "6c"), ("3b", "6o", "7c"), ("5e", "6b", "4c"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "play 3e"), (1, "play 4e"), (2, "play 3b"), (3, "play 5e")):
+        st.apply(act, seat=seat)
+    tricks = [e for e in st.events if e["type"] == "trick"]
+    assert tricks == [{"type": "trick", "number": 1, "winner": None, "seat": None}]
+    alone = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "play 3e"), (1, "play 4e"), (2, "play 6o"), (3, "play 5e")):
+        alone.apply(act, seat=seat)
+    tricks = [e for e in alone.events if e["type"] == "trick"]
+    assert tricks == [{"type": "trick", "number": 1, "winner": 0, "seat": 0}]
+
+
+ENVIDO_AFTER_TRUCO = """\
+name: casa_envido_tras_truco
+title: teg where a declined envido pays only when a truco was called before it
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    decline: "if called('truco') then 2 else 0"
+"""
+
+
+def test_a_declined_envido_paying_nothing_scores_nothing_and_called_reads_the_calls_made(tmp_path) -> None:
+    """teg: "Envido | 2 puntos | 1 punto" (accepted, declined), and the envido may answer the
+    first truco ('el envido está primero'). Under a house rule that a declined envido pays 2 once
+    a truco has been called in the hand and nothing otherwise, the envido declined at once
+    scores nothing (no point, no score in the log), and the one sung in answer to a truco and
+    declined pays its caller 2."""
+    game = house_game(tmp_path, ENVIDO_AFTER_TRUCO, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    st.apply("decline", seat=1)
+    assert st.score == [0, 0]
+    assert [e for e in st.events if e["type"] == "score"] == []
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "truco"), (1, "envido"), (0, "decline")):
+        st.apply(act, seat=seat)
+    assert st.score == [0, 2]
+    assert [(e["team"], e["points"], e["reason"]) for e in st.events if e["type"] == "score"] == [(1, 2, "envido")]
+
+
+ANY_RAISES = """\
+name: casa_sube_cualquiera
+title: teg where either team may raise an accepted truco
+source: "a test's own house rules"
+extends: teg
+stakes:
+  raise: any
+"""
+
+
+def test_an_accepted_truco_may_be_raised_by_either_team_where_the_house_says_so(tmp_path) -> None:
+    """teg: "Sube el que quiso el canto anterior": once the dealer accepts the mano's truco,
+    only the dealer may call retruco. Under a house rule that either team may raise, the mano,
+    whose truco was accepted, may call retruco on his own turn too."""
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    for text, offered in ((ANY_RAISES, True), (ANY_RAISES.replace("  raise: any\n", "  raise: accepting_team\n"), False)):
+        game = house_game(tmp_path, text, {"players": 2})
+        st = game.new_match(seed=0, deals=[Deal(hands)])
+        st.apply("truco", seat=0)
+        st.apply("accept", seat=1)
+        assert st.current_player() == 0
+        assert ("retruco" in st.legal_actions(seat=0)) is offered
+
+
+DIVIDED_BY_THE_SCORE = """\
+name: casa_dividido
+title: teg where a declined envido pays 10 divided by the caller's points
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    decline: "10 // score_us"
+"""
+
+
+def test_a_formula_that_divides_by_zero_in_play_names_its_place_in_the_spec(tmp_path) -> None:
+    """A house rule that divides by a number known only in play (here the caller's points,
+    0 at the start) is the spec's error when that number is 0, located at the formula's key:
+    the envido's `decline:` on its line, and it pays 10 // 5 = 2 at 5-0."""
+    game = house_game(tmp_path, DIVIDED_BY_THE_SCORE, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    st = game.new_match(seed=0, deals=[Deal(hands)], score=[5, 0])
+    st.apply("envido", seat=0)
+    st.apply("decline", seat=1)
+    assert st.score == [7, 0]
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    with pytest.raises(SpecError) as err:
+        st.apply("decline", seat=1)
+    (found,) = err.value.diagnostics
+    assert found.path == "$.contests.envido.decline" and found.loc is not None and found.loc.line == 7
+    assert "division by zero: the divisor is 0 in this situation" in found.message
+
+
+RAISE_ACCEPTS = """\
+name: casa_subir_es_querer
+title: teg where a declined envido chain pays 3 once an envido in it was accepted
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    decline: "if accepted('envido') then 3 else 1"
+"""
+
+
+def test_a_raise_accepts_the_call_it_answers(tmp_path) -> None:
+    """teg: "Envido y real envido | 5 puntos | 2 puntos": the real envido raised over an envido
+    has accepted that envido, so declining the raise still pays for it. Under a house rule that
+    a declined envido chain pays 3 once an envido in it was accepted (`accepted('envido')`), the
+    real envido answering the mano's envido and then declined pays its caller 3; the envido
+    declined at once pays the mano 1."""
+    game = house_game(tmp_path, RAISE_ACCEPTS, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    for seat, act in ((0, "envido"), (1, "real_envido"), (0, "decline")):
+        st.apply(act, seat=seat)
+    assert st.score == [0, 3]
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    st.apply("decline", seat=1)
+    assert st.score == [1, 0]
+
+
+def test_a_declaration_no_one_may_still_make_is_paid_without_waiting_for_another(tmp_path) -> None:
+    """teg's flor "se cobra" once every seat has sung it or played (no seat may still sing one,
+    so the moment shows nothing of a hidden hand). Under the house trio above, here alongside the
+    flor instead of shutting it out, the dealer's trio, the only one any seat may still declare
+    once the mano has played, is paid at once, while the mano's flor waits for the dealer's
+    card: the trio's point comes first, the flor's 3 after the dealer plays."""
+    game = house_game(tmp_path, TRIO.replace("    cancels: [flor]\n", "    cancels: []\n"),
+                      {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal((("1e", "5e", "7e"), ("10c", "11o", "12b")))])
+    for seat, act in ((0, "flor"), (0, "play 5e"), (1, "trio")):
+        st.apply(act, seat=seat)
+    assert st.score == [0, 1]
+    st.apply("play 10c", seat=1)
+    assert [(e["reason"], e["score"]) for e in st.events if e["type"] == "score"] == [("trio", [0, 1]),
+                                                                                    ("flor", [3, 1])]

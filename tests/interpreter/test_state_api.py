@@ -408,3 +408,40 @@ def test_signals_to_partners_reach_only_the_partners(tmp_path) -> None:
 def test_a_game_shows_its_spec_and_every_table_option(game) -> None:
     """A game prints as its class, the spec's name and each table option's value."""
     assert repr(game) == "Game('teg', players=2, target=15, flor=False, falta='chico')"
+
+
+def test_nobody_may_act_once_the_hand_is_over(game) -> None:
+    """A bot asking for a seat's actions between hands gets none, not the fold teg allows at any
+    time ("En cualquier momento uno puede tirar las cartas") nor the cards still held: the
+    truco declined ends the hand, and every seat's list and mask are empty until the next deal."""
+    st = game.new_match(seed=0, deals=[README_DEAL])
+    st.apply("truco", seat=0)
+    st.apply("decline", seat=1)
+    assert st.hand_over and not st.match_over
+    for seat in (0, 1):
+        assert st.legal_actions(seat=seat) == [] and not any(st.action_mask(seat=seat))
+
+
+def test_only_the_seat_to_speak_in_a_count_may_act(game) -> None:
+    """teg's envido count: the mano says his tantos first and the other answers after ("son
+    buenas" or his own), so while the count waits for the mano the other seat may do nothing,
+    not even say his own tantos or leave."""
+    st = game.new_match(seed=0, deals=[README_DEAL])
+    st.apply("envido", seat=0)
+    st.apply("accept", seat=1)
+    assert st.current_player() == 0 and "announce" in st.legal_actions(seat=0)
+    assert st.legal_actions(seat=1) == []
+
+
+def test_a_flor_owed_in_a_count_waits_for_its_holders_turn() -> None:
+    """teg with flor at 4 players: "La flor se canta en la primera baza y mata al envido"; a flor
+    holder owes his flor when the envido's count reaches him (the case "the envido's count is
+    asked of a flor holder" in tests/conformance/fulltable/teg/legal.yaml), not before: while
+    the count waits for the mano, seat 2, holding a flor, may not sing it yet."""
+    game = load_game("teg", players=4, flor=True)
+    hands = (("7c", "6c", "1e"), ("4o", "5b", "12e"), ("1b", "2b", "3b"), ("4e", "10o", "11c"))
+    st = game.new_match(seed=0, deals=[Deal(hands)])
+    st.apply("envido", seat=0)
+    st.apply("accept", seat=1)
+    assert st.current_player() == 0 and st.legal_actions(seat=0) == ["announce"]
+    assert st.legal_actions(seat=2) == [] and st.why_illegal("flor", seat=2) is not None

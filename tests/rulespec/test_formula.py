@@ -74,9 +74,12 @@ def test_semantics_at_run_time_and_folded(text: str, expected: Any) -> None:
 
 def test_a_zero_divisor_in_play_is_the_specs_error() -> None:
     """A divisor known only in play that turns out 0 raises the formula's located error, not the
-    engine's ZeroDivisionError; a divisor of 1 divides."""
-    with pytest.raises(SpecError, match="division by zero: the divisor is 0 in this situation"):
-        run("a // c").fn(VALUES)
+    engine's ZeroDivisionError, whether what it divides is known in play or a constant; a
+    divisor of 1 divides."""
+    for text in ("a // c", "10 // c", "10 % c"):
+        with pytest.raises(SpecError, match="division by zero: the divisor is 0 in this situation"):
+            run(text).fn(VALUES)
+    assert run("21 // a").fn(VALUES) == 3 and run("22 % a").fn(VALUES) == 1
     assert run("a // (b - 1)").fn(VALUES) == 7
 
 
