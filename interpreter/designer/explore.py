@@ -272,6 +272,7 @@ class Keys:
             kind = type(value)
             if name == "called_log":
                 value = len(value) if self.calls_cap is None else min(len(value), self.calls_cap)
+            # `score_in_pays` is set by `chain`, which runs first: `contests` sorts before `score`
             elif name == "score" and (self.score_in_pays or not self.score_matters(st)):
                 continue
             elif name == "contests":
@@ -510,8 +511,7 @@ def repeats_past(calls: Mapping[str, Any], chain: Sequence[str], action: str) ->
 class _Walk:
     """One game's graph: states by key, how each was first reached, and their successors."""
 
-    def __init__(self, game: Game, out: Exploration, sample: Sample | None = None,
-                 limit: int = ABSTRACT_STATES) -> None:
+    def __init__(self, game: Game, out: Exploration, sample: Sample | None, limit: int) -> None:
         """Over every deal (an abstract one), or over one sample deal within its scope."""
         self.game = game
         self.abstract = sample is None
@@ -806,7 +806,7 @@ def explore(game: Game) -> Exploration:
     can end from every score and that every call of the spec is legal somewhere."""
     start = time.perf_counter()
     out = Exploration()
-    walk = _Walk(game, out, limit=ABSTRACT_STATES)
+    walk = _Walk(game, out, None, ABSTRACT_STATES)            # read now: a test may lower it
     walk.run()
     if walk.cut:
         out.every_deal = False
