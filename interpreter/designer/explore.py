@@ -235,7 +235,7 @@ class Keys:
     def __init__(self, root: State, spec: Spec, by_payoff: bool = False) -> None:
         reads = formula_reads(spec)
         drop = set(_SKIP)
-        for name, needs in (("called", "called"), ("accepted", "accepted"), ("called_log", "calls_made")):
+        for name, needs in (("called", "called"), ("accepted", "accepted"), ("calls_made", "calls_made")):
             if needs not in reads:
                 drop.add(name)
         self.fields = sorted(k for k in vars(root) if k not in drop and not k.startswith("_"))
@@ -270,8 +270,8 @@ class Keys:
         for name in self.fields:
             value = attrs[name]
             kind = type(value)
-            if name == "called_log":
-                value = len(value) if self.calls_cap is None else min(len(value), self.calls_cap)
+            if name == "calls_made":
+                value = value if self.calls_cap is None else min(value, self.calls_cap)
             # `score_in_pays` is set by `chain`, which runs first: `contests` sorts before `score`
             elif name == "score" and (self.score_in_pays or not self.score_matters(st)):
                 continue

@@ -100,7 +100,7 @@ PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
     "pending_step": lambda c: c.st.pending.step if c.st.pending is not None and c.st.pending.contest is None else 0,
     "stake_level": lambda c: c.st.stake_level,
     "stake_calls": lambda c: c.st.stake_calls,
-    "calls_made": lambda c: len(c.st.called_log),
+    "calls_made": lambda c: c.st.calls_made,
     "stake": lambda c: c.st.worth,
     "is_mano": lambda c: c.seat == c.st.mano,
     "is_pie": lambda c: c.r.is_pie(c.st.mano, _seat(c), c.st.seats),

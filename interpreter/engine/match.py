@@ -89,7 +89,7 @@ class Match:
     forbid: str | None = field(default=None, metadata=_meta(SHARE, True, True))         # a special hand's ban on stakes
     special: list[str] = field(default_factory=list, metadata=_meta(LIST, True, True))  # special hands dealt
     results: list[int] = field(default_factory=list, metadata=_meta(LIST, True, True))  # each trick's team or TIE
-    called_log: list[str] = field(default_factory=list, metadata=_meta(LIST, True, True))  # calls in order made
+    calls_made: int = field(default=0, metadata=_meta(SHARE, True, True))               # calls made, of any kind
     redeal_same: bool = field(default=False, metadata=_meta(SHARE, True, True))         # annulled: same dealer again
     shows: list[Event] = field(default_factory=list, metadata=_meta(LIST, True, True))  # reveals held to the hand's end
     dealt: list[tuple[int, ...]] = field(default_factory=list, metadata=_meta(LIST, True, False))  # each seat's deal

@@ -8,7 +8,7 @@ from interpreter.engine.rules import Rules
 
 def record_call(m: Match, name: str) -> None:
     m.called.add(name)
-    m.called_log.append(name)
+    m.calls_made += 1
 
 
 def score(m: Match, r: Rules, team: int, points: int, reason: str) -> None:

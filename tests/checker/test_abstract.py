@@ -241,7 +241,7 @@ def test_a_hand_with_maldon_is_walked_over_every_deal_and_annulled_only_in_its_w
     assert ex.every_deal and ex.violations == []
     annulled = [(st, e["seat"]) for st in seen for e in st.events if e["type"] == "annulled"]
     assert annulled
-    assert all(st.played[seat] == 0 and not st.called_log and st.trick_no == 0 for st, seat in annulled)
+    assert all(st.played[seat] == 0 and not st.calls_made and st.trick_no == 0 for st, seat in annulled)
 
 
 @pytest.mark.parametrize(("text", "bound"), [

@@ -794,3 +794,35 @@ def test_a_declaration_no_one_may_still_make_is_paid_without_waiting_for_another
     st.apply("play 10c", seat=1)
     assert [(e["reason"], e["score"]) for e in st.events if e["type"] == "score"] == [("trio", [0, 1]),
                                                                                     ("flor", [3, 1])]
+
+
+CALLS_COUNTED = """\
+name: casa_cuenta_cantos
+title: teg where a declined envido pays one point for every call made in the hand
+source: "a test's own house rules"
+extends: teg
+contests:
+  envido:
+    decline: "calls_made"
+"""
+
+
+def test_calls_made_counts_every_call_of_the_hand_and_starts_again_with_the_next(tmp_path) -> None:
+    """`calls_made` is "calls made this hand", stake calls and contest calls alike. Under a house
+    rule that a declined envido pays its caller one point a call: truco, envido (the answer that
+    goes first), envido again and real envido, declined, pay 4; the truco then declined pays 1
+    ("Truco | 2 puntos | 1 punto"); the next hand counts from 0, so an envido declined at once
+    there pays 1."""
+    game = house_game(tmp_path, CALLS_COUNTED, {"players": 2})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    st = game.new_match(seed=0, deals=[Deal(hands), Deal(hands)])
+    for seat, act in ((0, "truco"), (1, "envido"), (0, "envido"), (1, "real_envido"), (0, "decline")):
+        st.apply(act, seat=seat)
+    assert st.score == [0, 4]
+    st.apply("decline", seat=1)
+    assert st.hand_over and st.score == [1, 4]
+    st.next_hand()
+    assert st.mano == 1
+    st.apply("envido", seat=1)
+    st.apply("decline", seat=0)
+    assert st.score == [1, 5]
