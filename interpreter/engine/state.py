@@ -19,7 +19,7 @@ from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import Action, Deal, Pending
-from interpreter.engine.rules import CompiledContest, Rules, after, next_opponent, trick_top, trick_winner
+from interpreter.engine.rules import Rules, after, next_opponent, trick_top, trick_winner
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
@@ -447,17 +447,6 @@ class State(Match):
             leaders = [t for t, s in enumerate(self.score) if s >= g.target]
             if leaders:
                 scoring.finish(self, max(leaders, key=lambda t: self.score[t]))
-
-    # -- what the rules ask, under the names callers know ------------------------------
-
-    def _acts(self, seat: int) -> list[Action]:
-        return legal.acts(self, self.game, seat)
-
-    def _only_declared(self, cont: CompiledContest) -> bool:
-        return contests.only_declared(self, self.game, cont)
-
-    def count_would_win(self, seat: int) -> bool:
-        return self.game.count_would_win(self, seat)
 
     # -- views ------------------------------------------------------------------------
 

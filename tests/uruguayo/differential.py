@@ -21,6 +21,7 @@ from pytruco.pdt.partida import Partida
 from tests.uruguayo.oracle import PYTRUCO_SPEC
 from tests.uruguayo.pytruco_cards import carta, pytruco_name
 
+from interpreter.engine.contests import only_declared
 from interpreter.engine.game import Deal, Game, load_game
 from interpreter.engine.state import State
 
@@ -156,7 +157,7 @@ class Duel:
         self.partida.parse_jugada(self.command(seat, action)).hacer(self.partida)
         ours = self.state.hand_over
         theirs = self.partida.ronda.muestra is not self.muestra or self.partida.terminada()
-        if theirs and not ours and any(self.state._only_declared(c) for c in self.game.contests):
+        if theirs and not ours and any(only_declared(self.state, self.game, c) for c in self.game.contests):
             # pytruco scores a flor as it is sung; the spec once every seat has sung or played,
             # so a flor that reaches the target ends pytruco's match first
             self.report.kept_out["a sung flor reaches the target before every seat has spoken"] += 1

@@ -31,6 +31,7 @@ from tests.uruguayo.oracle import PYTRUCO_SPEC
 from tests.uruguayo.pytruco_cards import carta, pytruco_name
 
 from interpreter import Deal, load_game
+from interpreter.engine.contests import only_declared
 
 CONFORMANCE = Path(__file__).parents[1] / "conformance"
 ROOTS = (CONFORMANCE / "uruguayo", CONFORMANCE / PYTRUCO_SPEC)
@@ -96,7 +97,7 @@ class Replay:
     def flor_unsettled(self) -> bool:
         """Whether a sung flor waits, in the engine, for every seat to sing or play."""
         st = self.engine
-        return any(st._only_declared(c) for c in st.game.contests)
+        return any(only_declared(st, st.game, c) for c in st.game.contests)
 
     def step(self, number: int, step: Any) -> None:
         if isinstance(step, str) or "reject" in step:
