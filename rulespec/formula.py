@@ -24,7 +24,6 @@ from .dsl import (
     Num,
     Str,
     Unary,
-    parse_value,
     show_position,
     unparse,
 )
@@ -195,7 +194,7 @@ class _Compiler:
     def suggest(self, word: str, candidates: list[str]) -> str:
         if word.lower() in ("true", "false") and word not in ("true", "false"):
             return f" — write {word.lower()!r}"
-        close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(word, candidates, n=1)
         return f" — did you mean {close[0]!r}?" if close else ""
 
     def fold(self, offset: int, fn: Callable[..., Any], *args: Any) -> _Const:
@@ -344,9 +343,3 @@ def compile_expr(expr: Expr, env: Env, locate: Locate, path: str = "$", *,
     if isinstance(node, _Const):
         return Compiled(_getter(node), True, node.value, shown)
     return Compiled(node, False, None, shown)
-
-
-def compile_formula(value: object, env: Env, locate: Locate, path: str = "$") -> Compiled:
-    """Parse and compile a formula as YAML gives it (``2``, ``true`` or a text)."""
-    text = value if isinstance(value, str) else None
-    return compile_expr(parse_value(value, locate, path=path), env, locate, path, text=text)

@@ -364,7 +364,8 @@ class State(Match):
 
     def _accept_stake(self, p: Pending, team: int) -> None:
         self.stake_level = p.step
-        self.worth = int(self.game.stake_worth[p.step - 1](Ctx(self, self.game, p.caller, team)))
+        caller_team = self.game.team_of[p.caller]           # the worth is read for the seat that called
+        self.worth = int(self.game.stake_worth[p.step - 1](Ctx(self, self.game, p.caller, caller_team)))
         self.stake_owner = team
         self.accepted.add(p.call)
         self.events.append({"type": "accepted", "call": p.call, "team": team, "worth": self.worth})
@@ -422,7 +423,7 @@ class State(Match):
             if self.match_over:
                 return
         self.pending = self.suspended = None
-        pts = int(g.fold_pays(Ctx(self, self.game, seat, other)))
+        pts = int(g.fold_pays(Ctx(self, self.game, seat, g.team_of[seat])))   # read for the folding seat
         self._end_hand(other, points=pts)
 
     # -- scoring and the end of hands -------------------------------------------------

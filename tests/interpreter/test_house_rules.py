@@ -826,3 +826,62 @@ def test_calls_made_counts_every_call_of_the_hand_and_starts_again_with_the_next
     st.apply("envido", seat=1)
     st.apply("decline", seat=0)
     assert st.score == [1, 5]
+
+
+FOR_THE_CALLER = """\
+name: casa_del_que_canta
+title: teg where the mano's truco is worth what his team lacks to half the target
+source: "a test's own house rules"
+extends: teg
+stakes:
+  calls:
+    truco: {worth: "if is_mano then max(2, half - score_us) else 2"}
+    retruco: {declined: "stake + 2"}
+"""
+
+
+def test_a_stake_calls_worth_and_its_decline_are_read_for_the_seat_that_called(tmp_path) -> None:
+    """A stake call's `worth` and `declined` are "at a seat's moment of play": the seat that
+    called. Under a house rule that the mano's truco is worth what his team lacks to half the
+    target (at least 2), at 0-5 with the target 15 the mano's truco is worth 7 (half 7, his team
+    has 0), not 2 (what the answering team lacks); the dealer's truco is worth 2. A retruco
+    declined pays "stake + 2" where the ladder's other calls pay the stake: 9 to its caller."""
+    game = house_game(tmp_path, FOR_THE_CALLER, {"players": 2, "target": 15})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    st = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
+    st.apply("truco", seat=0)
+    st.apply("accept", seat=1)
+    assert st.worth == 7
+    assert st.events[-1] == {"type": "accepted", "call": "truco", "team": 1, "worth": 7}
+    st = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
+    st.apply("play 4c", seat=0)
+    st.apply("truco", seat=1)
+    st.apply("accept", seat=0)
+    assert st.worth == 2
+    st = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
+    for seat, act in ((0, "truco"), (1, "retruco"), (0, "decline")):
+        st.apply(act, seat=seat)
+    assert st.hand_over and st.score == [0, 5 + 7 + 2]
+
+
+FOLD_FOR_THE_FOLDER = """\
+name: casa_del_que_se_va
+title: teg where the mano's team, folding at half the target or more, gives one point more
+source: "a test's own house rules"
+extends: teg
+fold:
+  pays: "if is_mano and score_us >= half then stake + 1 else stake"
+"""
+
+
+def test_what_a_fold_pays_is_read_for_the_folding_seat(tmp_path) -> None:
+    """`fold.pays` is read for the seat that folds, as `fold.when` is: `score_us` is the folding
+    team's score. Under a house rule that the mano's team, folding at half the target (7 of 15)
+    or more, gives one point more, the mano folding at 7-0 gives 2 and at 0-7 gives 1; the
+    dealer folding at 0-7 gives 1."""
+    game = house_game(tmp_path, FOLD_FOR_THE_FOLDER, {"players": 2, "target": 15})
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    for score, seat, paid in (([7, 0], 0, [7, 2]), ([0, 7], 0, [0, 8]), ([0, 7], 1, [1, 7])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        st.apply("fold", seat=seat)
+        assert st.hand_over and st.score == paid, (score, seat)

@@ -16,6 +16,7 @@ import pytest
 
 from rulespec.errors import SpecError
 from rulespec.load import load_spec
+from tests.interpreter.test_house_rules import PIEZAS
 from tests.interpreter.test_noninterference import twins_look_alike
 
 from interpreter import Deal, load_game
@@ -111,6 +112,36 @@ def test_a_match_mid_round_survives_json_and_clone(game) -> None:
         twin.next_hand()
     assert copies[0] == st and copies[1] == st
     assert st.hand_format == "pico_a_pico" and len(st.plan) == 1
+
+
+def test_an_annulled_hand_of_the_round_is_played_again_by_the_same_seats(tmp_path: Path) -> None:
+    """An annulment with `dealer: same` deals the hand again; under a schedule, the same seats
+    play it again before the round goes on. With a house rule that a pieza of the muestra
+    annuls the deal (tests/interpreter/test_house_rules.py), the redondilla annulled by its mano
+    (the 2 of copas under a muestra of copas) is dealt again to all six, by the same dealer;
+    then the first duel, seats 0 and 3, annulled by its mano (seat 3, after the next dealer), is
+    dealt again to them before the round goes on to seats 1 and 4."""
+    spec = tmp_path / "house.yaml"
+    spec.write_text(PIEZAS, encoding="utf-8")
+    game = load_game(str(spec), players=6)
+    six = (("2c", "7o", "3e"), ("1e", "3b", "6o"), ("4c", "5o", "6e"), ("7b", "10e", "11o"),
+           ("12b", "4o", "5e"), ("6b", "7e", "10c"))
+    duel = (("1e", "3b", "6o"), (), (), ("2c", "7o", "3e"), (), ())
+    st = game.new_match(seed=0, deals=[Deal(six, "1c"), Deal(six, "1o"), Deal(duel, "1c"), Deal(duel, "1o")])
+    dealer = st.dealer
+    assert (st.hand_format, st.mano) == ("redondilla", 0)
+    st.apply("una_pieza", seat=0)
+    st.next_hand()
+    assert (st.hand_format, st.seats, st.dealer) == ("redondilla", list(range(6)), dealer)
+    st.apply("fold", seat=st.current_player())
+    st.next_hand()
+    assert (st.hand_format, st.seats, st.mano) == ("pico_a_pico", [0, 3], 3)
+    st.apply("una_pieza", seat=3)
+    st.next_hand()
+    assert (st.hand_format, st.seats) == ("pico_a_pico", [0, 3])
+    st.apply("fold", seat=st.current_player())
+    st.next_hand()
+    assert (st.hand_format, st.seats) == ("pico_a_pico", [1, 4])
 
 
 def test_the_off_value_and_other_table_sizes_play_every_hand_with_every_seat() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from interpreter import Deal, IllegalAction, load_game
-from interpreter.engine.state import State
+from interpreter.engine.state import State, turns
 
 README_DEAL = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
 
@@ -344,7 +344,7 @@ def test_next_hand_rotates_the_dealer_and_is_refused_while_live(game) -> None:
     before = st.to_json()
     with pytest.raises(IllegalAction) as info:
         st.next_hand()
-    assert info.value.reason
+    assert (info.value.action, info.value.reason) == ("next_hand", "the hand is still being played")
     assert st.to_json() == before
     st.apply("fold")
     assert st.hand_over and st.current_player() is None
@@ -357,20 +357,90 @@ def test_next_hand_rotates_the_dealer_and_is_refused_while_live(game) -> None:
 
 
 def test_next_hand_refused_after_the_match(game) -> None:
+    """A fold whose point ends the match leaves nobody to act and nothing waiting: the state
+    copies through JSON as it is, and no next hand is dealt."""
     st = game.new_match(seed=1, score=[0, 14])
     st.apply("fold")
     assert st.match_over and st.winner == 1
+    assert st.current_player() is None and st.pending is None and st.suspended is None
+    assert game.state_from_json(json.loads(json.dumps(st.to_json()))) == st
     with pytest.raises(IllegalAction) as info:
         st.next_hand()
     assert info.value.action == "next_hand" and info.value.reason == "the match is over"
 
 
 def test_next_hand_deals_the_deal_it_is_given(game) -> None:
-    """`next_hand(deal)` deals that deal: each seat's cards are the ones given."""
-    st = fresh(game)
+    """`next_hand(deal)` deals that deal: each seat's cards are the ones given, ahead of the
+    deals the match was scripted with, which follow in their order."""
+    given = Deal((("1e", "7o", "4c"), ("3e", "2b", "5o")))
+    scripted = Deal((("1b", "7e", "12c"), ("3c", "2o", "5e")))
+    st = game.new_match(seed=1, deals=[README_DEAL, scripted])
     st.apply("fold")
-    st.next_hand(Deal((("1e", "7o", "4c"), ("3e", "2b", "5o"))))
-    assert [sorted(st.observation(s)["hand"]) for s in (0, 1)] == [sorted(["1e", "7o", "4c"]), sorted(["3e", "2b", "5o"])]
+    st.next_hand(given)
+    assert [sorted(st.observation(s)["hand"]) for s in (0, 1)] == [sorted(h) for h in given.hands]
+    st.apply("fold")
+    st.next_hand()
+    assert [sorted(st.observation(s)["hand"]) for s in (0, 1)] == [sorted(h) for h in scripted.hands]
+
+
+def test_the_deal_passes_to_the_previous_seat_where_the_spec_says_so(tmp_path) -> None:
+    """`table.dealer`: "How the deal passes", to the next seat or to the previous one. At four
+    players, teg's deal passes to the next seat hand after hand (the dealers 3, 0, 1, 2); under a
+    house rule that it passes to the previous one, the dealers are 3, 2, 1, 0, each hand's mano
+    the seat after its dealer."""
+    path = tmp_path / "house.yaml"
+    path.write_text('name: casa_al_reves\ntitle: teg dealt the other way round\n'
+                    'source: "a test\'s own house rules"\nextends: teg\ntable:\n  dealer: previous\n',
+                    encoding="utf-8")
+    for name, dealers in (("teg", [3, 0, 1, 2]), (str(path), [3, 2, 1, 0])):
+        st = load_game(name, players=4).new_match(seed=1)
+        seen = []
+        for _ in dealers:
+            if seen:
+                st.next_hand()
+            seen.append((st.dealer, st.mano))
+            st.apply("fold", seat=st.current_player())
+        assert seen == [(d, (d + 1) % 4) for d in dealers]
+
+
+def test_turns_deals_no_more_hands_than_asked(game) -> None:
+    """`turns(state, max_hands)` gives the seat to decide "until the match ends (or `max_hands`
+    hands are over)": playing the first legal action at each turn, two hands are played and
+    the third is never dealt."""
+    st = fresh(game)
+    for seat in turns(st, max_hands=2):
+        st.apply(st.legal_actions(seat)[0], seat=seat)
+    assert st.hand_over and st.hand_number == 2 and not st.match_over
+
+
+def test_ids_and_mask_of_a_seat_out_of_turn_are_its_own(game) -> None:
+    """`legal_action_ids(seat)` and `action_mask(seat)` speak for the seat asked: teg lets a seat
+    leave the hand at any time ("En cualquier momento uno puede tirar las cartas"), so the
+    dealer, out of turn, has the fold alone while the mano, on turn, has his cards and calls."""
+    st = fresh(game)
+    assert st.current_player() == 0
+    fold = game.action_index["fold"]
+    assert st.legal_action_ids(1) == [fold]
+    assert [i for i, on in enumerate(st.action_mask(1)) if on] == [fold]
+    assert len(st.legal_action_ids(0)) > 1 and st.action_mask(0) != st.action_mask(1)
+
+
+def test_a_state_equals_only_a_state_of_the_same_game(tmp_path) -> None:
+    """Two states are equal when they are of the same game and their JSON is the same: a clone
+    equals its state; two house variants of one name whose rules differ only in how the deal
+    passes start with the same JSON, but they are two games, so their states are not equal; and
+    a state compared with what is not a state is simply unequal."""
+    header = 'name: casa\ntitle: a house teg\nsource: "a test\'s own house rules"\nextends: teg\n'
+    games = []
+    for folder, rule in (("next", ""), ("previous", "table:\n  dealer: previous\n")):
+        (tmp_path / folder).mkdir()
+        path = tmp_path / folder / "casa.yaml"
+        path.write_text(header + rule, encoding="utf-8")
+        games.append(load_game(str(path), players=2))
+    a, b = (fresh(g) for g in games)
+    assert a == a.clone()
+    assert a.to_json() == b.to_json() and a != b
+    assert a != "a state" and a != None  # noqa: E711
 
 
 def test_spec_aliases_are_verbs_of_their_own() -> None:

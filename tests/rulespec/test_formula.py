@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulespec.dsl import Binary, IfElse, Name, Num, Unary, parse_expr, unparse
+from rulespec.dsl import Binary, IfElse, Name, Num, Unary, parse_expr, parse_value, unparse
 from rulespec.errors import Loc, SpecError
-from rulespec.formula import VARIADIC, Compiled, Env, FunctionSpec, compile_expr, compile_formula
+from rulespec.formula import VARIADIC, Compiled, Env, FunctionSpec, compile_expr
 
 
 def locate(offset: int) -> Loc:
@@ -57,7 +57,8 @@ CASES = [
     ("if yes then a else b", 7), ("if no then a else b", 2),
     ("if no then 1 else if c then 2 else 3", 3), ("if a > b then a - b else b - a", 5),
     ("max(a, b, 10)", 10), ("min(a, b)", 2), ("abs(b - a)", 5), ("max(items)", 3),
-    ("max(a, b, c, 10)", 10), ("min(a, b, c, 10)", 0), ("a // (b - 1)", 7), ("a % (b - 1)", 0),
+    ("max(a, b, c, 10)", 10), ("min(a, b, c, 10)", 0), ("max(a, b, c)", 7), ("max(c, a, b)", 7),
+    ("min(a, c, b)", 0), ("a // (b - 1)", 7), ("a % (b - 1)", 0),
     ("'x'", "x"), ("word == 'truco'", True), ("1 + 2 * 3", 7),
 ]
 
@@ -202,6 +203,9 @@ def test_builtins_always_available_and_overridable() -> None:
     ("options.flr", 0, "unknown name 'options.flr' — did you mean 'options.flor'?"),
     ("zzz", 0, "unknown name 'zzz'"),
     ("True or a", 0, "unknown name 'True' — write 'true'"),
+    ("TRUE", 0, "unknown name 'TRUE' — write 'true'"),
+    ("a and False", 6, "unknown name 'False' — write 'false'"),
+    ("FALSE", 0, "unknown name 'FALSE' — write 'false'"),
     ("1 + calld('truco')", 4, "unknown function 'calld' — did you mean 'called'?"),
     ("mx(1, 2)", 0, "unknown function 'mx' — did you mean 'max'?"),
     ("called('truco', 'envido')", 0, "called() takes 1 argument, got 2"),
@@ -224,14 +228,21 @@ def test_compile_errors_are_located(text: str, offset: int, first_line: str) -> 
     assert lines == [first_line, "  " + text, "  " + " " * offset + "^"]
 
 
-def test_compile_formula_takes_yaml_values() -> None:
+def test_yaml_values_are_formulas_too() -> None:
+    """A formula as YAML gives it, parsed and compiled as the builder does: ``worth: 2`` and
+    ``enabled: true`` are constants; a text reads the context; an unknown name in it is an
+    error at its own column, under the key's path."""
     env = Env(getters({"target": 30, "leader": 12}))
-    assert compile_formula(2, env, locate).value == 2
-    assert compile_formula(True, env, locate).value is True
-    formula = compile_formula("target - leader", env, locate)
+
+    def compiled(value: object, path: str = "$") -> Compiled:
+        return compile_expr(parse_value(value, locate, path=path), env, locate, path)
+
+    assert compiled(2).value == 2
+    assert compiled(True).value is True
+    formula = compiled("target - leader")
     assert formula.text == "target - leader" and formula.fn({"target": 30, "leader": 12}) == 18
     with pytest.raises(SpecError) as info:
-        compile_formula("target - leadr", env, locate, "$.contests")
+        compiled("target - leadr", "$.contests")
     assert info.value.diagnostics[0].loc == locate(9)
     assert info.value.diagnostics[0].path == "$.contests"
 
