@@ -243,7 +243,7 @@ def settle_declarations(m: Match, r: Rules) -> None:
     if m.hand_over:
         return
     for cont in r.contests:
-        if not only_declared(m, r, cont):
+        if not only_declared(m, cont):
             continue
         if any(may_declare(m, cont, s) for s in m.seats):
             continue
@@ -252,7 +252,7 @@ def settle_declarations(m: Match, r: Rules) -> None:
             return
 
 
-def only_declared(m: Match, r: Rules, cont: CompiledContest) -> bool:
+def only_declared(m: Match, cont: CompiledContest) -> bool:
     """A live contest whose chain holds declarations only, and was not accepted: settled by
     its `unraised` rule (an accepted one is settled by its count, once)."""
     cs = m.contests[cont.index]

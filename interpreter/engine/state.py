@@ -404,7 +404,6 @@ class State(Match):
         self.events.append({"type": "declined", "call": p.call, "seat": seat})
         if p.contest is None:
             pts = int(g.stake_declined[p.step - 1](Ctx(self, self.game, p.caller, caller_team)))
-            self.pending = None
             self._end_hand(caller_team, points=pts)
             return
         contests.pay_declined(self, self.game, p)
@@ -422,8 +421,7 @@ class State(Match):
             contests.pay_declined(self, self.game, p)
             if self.match_over:
                 return
-        self.pending = self.suspended = None
-        pts = int(g.fold_pays(Ctx(self, self.game, seat, g.team_of[seat])))   # read for the folding seat
+        pts = int(g.fold_pays(Ctx(self, self.game, seat, g.team_of[seat])))   # read as the seat folds
         self._end_hand(other, points=pts)
 
     # -- scoring and the end of hands -------------------------------------------------
@@ -432,7 +430,7 @@ class State(Match):
         """The hand is decided: `team` scores the hand's worth (or `points`)."""
         g = self.game
         for cont in g.contests:
-            if contests.only_declared(self, g, cont):
+            if contests.only_declared(self, cont):
                 contests.settle_unraised(self, g, cont)
         if team is not None and team != NOBODY:
             scoring.score(self, g, team, self.worth if points is None else points, "hand")

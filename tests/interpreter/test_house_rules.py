@@ -837,6 +837,7 @@ stakes:
   calls:
     truco: {worth: "if is_mano then max(2, half - score_us) else 2"}
     retruco: {declined: "stake + 2"}
+  declined: "if is_mano and score_us >= half then stake + 1 else stake"
 """
 
 
@@ -844,8 +845,10 @@ def test_a_stake_calls_worth_and_its_decline_are_read_for_the_seat_that_called(t
     """A stake call's `worth` and `declined` are "at a seat's moment of play": the seat that
     called. Under a house rule that the mano's truco is worth what his team lacks to half the
     target (at least 2), at 0-5 with the target 15 the mano's truco is worth 7 (half 7, his team
-    has 0), not 2 (what the answering team lacks); the dealer's truco is worth 2. A retruco
-    declined pays "stake + 2" where the ladder's other calls pay the stake: 9 to its caller."""
+    has 0), not 2 (what the answering team lacks); the dealer's truco is worth 2. A call declined
+    pays the stake, and one more to a mano whose team has half the target: the mano's truco
+    declined at 7-0 pays him 2, the dealer's at 0-7 pays 1. The retruco declined pays its own
+    "stake + 2": the truco it raised was accepted by the raise, worth 7, so 9."""
     game = house_game(tmp_path, FOR_THE_CALLER, {"players": 2, "target": 15})
     hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
     st = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
@@ -858,9 +861,20 @@ def test_a_stake_calls_worth_and_its_decline_are_read_for_the_seat_that_called(t
     st.apply("truco", seat=1)
     st.apply("accept", seat=0)
     assert st.worth == 2
+    for score, seat, paid in (([7, 0], 0, [9, 0]), ([0, 7], 1, [0, 8])):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
+        if seat:
+            st.apply("play 4c", seat=0)
+        st.apply("truco", seat=seat)
+        st.apply("decline", seat=1 - seat)
+        assert st.hand_over and st.score == paid and st.pending is None, (score, seat)
+        assert [e for e in st.events if e["type"] == "score"] == [
+            {"type": "score", "team": seat, "points": paid[seat] - score[seat], "reason": "hand", "score": paid}]
     st = game.new_match(seed=0, deals=[Deal(hands)], score=[0, 5])
-    for seat, act in ((0, "truco"), (1, "retruco"), (0, "decline")):
-        st.apply(act, seat=seat)
+    st.apply("truco", seat=0)
+    st.apply("retruco", seat=1)
+    assert {"type": "accepted", "call": "truco", "team": 1, "worth": 7} in st.events
+    st.apply("decline", seat=0)
     assert st.hand_over and st.score == [0, 5 + 7 + 2]
 
 
@@ -874,14 +888,33 @@ fold:
 """
 
 
-def test_what_a_fold_pays_is_read_for_the_folding_seat(tmp_path) -> None:
+FOLD_ON_A_CALL = """\
+name: casa_irse_ante_el_truco
+title: teg where leaving the hand in answer to a truco gives one point more
+source: "a test's own house rules"
+extends: teg
+fold:
+  pays: "if pending_step > 0 then stake + 1 else stake"
+"""
+
+
+def test_what_a_fold_pays_is_read_for_the_folding_seat_as_it_folds(tmp_path) -> None:
     """`fold.pays` is read for the seat that folds, as `fold.when` is: `score_us` is the folding
     team's score. Under a house rule that the mano's team, folding at half the target (7 of 15)
     or more, gives one point more, the mano folding at 7-0 gives 2 and at 0-7 gives 1; the
-    dealer folding at 0-7 gives 1."""
+    dealer folding at 0-7 gives 1. It is read as the seat folds, the truco it leaves unanswered
+    still waiting: under a house rule that leaving in answer to a truco gives one point more,
+    that fold gives 2, and one with nothing called gives 1."""
     game = house_game(tmp_path, FOLD_FOR_THE_FOLDER, {"players": 2, "target": 15})
     hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
     for score, seat, paid in (([7, 0], 0, [7, 2]), ([0, 7], 0, [0, 8]), ([0, 7], 1, [1, 7])):
         st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
         st.apply("fold", seat=seat)
         assert st.hand_over and st.score == paid, (score, seat)
+    game = house_game(tmp_path, FOLD_ON_A_CALL, {"players": 2, "target": 15})
+    for called, paid in ((True, [2, 0]), (False, [0, 1])):
+        st = game.new_match(seed=0, deals=[Deal(hands)])
+        if called:
+            st.apply("truco", seat=0)
+        st.apply("fold", seat=1 if called else 0)
+        assert st.hand_over and st.score == paid and st.pending is None, called

@@ -78,8 +78,13 @@ def test_a_zero_divisor_in_play_is_the_specs_error() -> None:
     engine's ZeroDivisionError, whether what it divides is known in play or a constant; a
     divisor of 1 divides."""
     for text in ("a // c", "10 // c", "10 % c"):
-        with pytest.raises(SpecError, match="division by zero: the divisor is 0 in this situation"):
+        with pytest.raises(SpecError) as info:
             run(text).fn(VALUES)
+        (diag,) = info.value.diagnostics
+        offset = text.index(" ") + 1
+        assert diag.loc == locate(offset) and diag.path == "$.f"
+        assert diag.message.split("\n") == ["division by zero: the divisor is 0 in this situation",
+                                             "  " + text, "  " + " " * offset + "^"]
     assert run("21 // a").fn(VALUES) == 3 and run("22 % a").fn(VALUES) == 1
     assert run("a // (b - 1)").fn(VALUES) == 7
 

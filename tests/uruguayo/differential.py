@@ -157,7 +157,7 @@ class Duel:
         self.partida.parse_jugada(self.command(seat, action)).hacer(self.partida)
         ours = self.state.hand_over
         theirs = self.partida.ronda.muestra is not self.muestra or self.partida.terminada()
-        if theirs and not ours and any(only_declared(self.state, self.game, c) for c in self.game.contests):
+        if theirs and not ours and any(only_declared(self.state, c) for c in self.game.contests):
             # pytruco scores a flor as it is sung; the spec once every seat has sung or played,
             # so a flor that reaches the target ends pytruco's match first
             self.report.kept_out["a sung flor reaches the target before every seat has spoken"] += 1

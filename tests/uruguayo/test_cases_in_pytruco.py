@@ -97,7 +97,7 @@ class Replay:
     def flor_unsettled(self) -> bool:
         """Whether a sung flor waits, in the engine, for every seat to sing or play."""
         st = self.engine
-        return any(only_declared(st, st.game, c) for c in st.game.contests)
+        return any(only_declared(st, c) for c in st.game.contests)
 
     def step(self, number: int, step: Any) -> None:
         if isinstance(step, str) or "reject" in step:
