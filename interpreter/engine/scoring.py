@@ -38,6 +38,22 @@ def finish(m: Match, team: int) -> None:
     m.events.append({"type": "match_over", "winner": team, "score": list(m.score)})
 
 
+def winner_at_hand_end(m: Match, r: Rules) -> int | None:
+    """Under `match.end: end_of_hand`, the team that wins as the hand ends: the higher score at or
+    past the target; at equal scores, the team whose points reached the target first."""
+    best = max(m.score)
+    if best < r.target:
+        return None
+    tied = [t for t, s in enumerate(m.score) if s == best]
+    if len(tied) == 1:
+        return tied[0]
+    # every hand starts below the target (`State.start` refuses a score at it), so one of them
+    # reached it in this hand
+    deal = max(i for i, e in enumerate(m.events) if e["type"] == "deal")
+    return next(e["team"] for e in m.events[deal:]
+                if e["type"] == "score" and e["team"] in tied and e["score"][e["team"]] >= r.target)
+
+
 def lose_match(m: Match, r: Rules, team: int) -> None:
     other = 1 - team
     m.score[other] = max(m.score[other], r.target)

@@ -51,6 +51,9 @@ class State(Match):
                 raise ValueError(f"dealer must be a seat 0..{game.num_players - 1}, not {dealer}")
             st.dealer = dealer
         if score is not None:
+            if len(score) != game.teams or not all(0 <= s < game.target for s in score):
+                raise ValueError(f"a starting score is one number for each of the {game.teams} teams, "
+                                 f"each from 0 to {game.target - 1} (the target is {game.target}), not {list(score)}")
             st.score = [int(s) for s in score]
         st._deal()
         return st
@@ -443,9 +446,9 @@ class State(Match):
         self.events.append({"type": "hand_over", "winner": None if team in (None, NOBODY) else team,
                             "score": list(self.score)})
         if g.spec.match.end != "immediately":
-            leaders = [t for t, s in enumerate(self.score) if s >= g.target]
-            if leaders:
-                scoring.finish(self, max(leaders, key=lambda t: self.score[t]))
+            winner = scoring.winner_at_hand_end(self, g)
+            if winner is not None:
+                scoring.finish(self, winner)
 
     # -- views ------------------------------------------------------------------------
 

@@ -918,3 +918,65 @@ def test_what_a_fold_pays_is_read_for_the_folding_seat_as_it_folds(tmp_path) -> 
             st.apply("truco", seat=0)
         st.apply("fold", seat=1 if called else 0)
         assert st.hand_over and st.score == paid and st.pending is None, called
+
+
+AT_THE_HANDS_END = """\
+name: casa_al_final_de_la_mano
+title: teg where the match ends only when the hand that reaches the target is over
+source: "a test's own house rules"
+extends: teg
+match:
+  end: end_of_hand
+"""
+
+
+def test_a_match_that_ends_with_the_hand_goes_to_the_higher_score_then_to_the_first_there(tmp_path) -> None:
+    """`match.end: end_of_hand`: "The match ends the moment a team reaches the target, or at the
+    end of that hand." At 13-13 (target 15), the dealer's envido (33 against 4) takes him to 15
+    and the hand goes on; the mano then wins both tricks. With the retruco accepted (3) the mano
+    ends at 16 and wins on the higher score; with the truco (2) both teams have 15, and the
+    dealer's team, there first, wins. A team at the target with the other below it wins too."""
+    game = house_game(tmp_path, AT_THE_HANDS_END, {"players": 2, "target": 15})
+    hands = (("1e", "1b", "4c"), ("7c", "6c", "5o"))
+    for stake, final, winner in ((("truco", "retruco", "accept"), [16, 15], 0), (("truco", "accept"), [15, 15], 1)):
+        st = game.new_match(seed=0, deals=[Deal(hands)], score=[13, 13])
+        for seat, act in ((0, "envido"), (1, "accept"), (0, "announce"), (1, "announce")):
+            st.apply(act, seat=seat)
+        assert st.score == [13, 15] and not st.match_over and not st.hand_over
+        for i, act in enumerate(stake):
+            st.apply(act, seat=i % 2)
+        for seat, act in ((0, "play 1e"), (1, "play 5o"), (0, "play 1b"), (1, "play 6c")):
+            st.apply(act, seat=seat)
+        assert st.score == final and st.match_over and st.winner == winner, stake
+    st = game.new_match(seed=0, deals=[Deal(hands)], score=[14, 3])
+    st.apply("truco", seat=0)
+    st.apply("decline", seat=1)
+    assert st.score == [15, 3] and st.match_over and st.winner == 0
+    with pytest.raises(ValueError, match="each from 0 to 14"):
+        game.new_match(seed=0, score=[15, 3])
+
+
+COVERED_TIE = """\
+name: casa_parda_tapada
+title: paulista where the first to play a tying card leads after a tie
+source: "a test's own house rules"
+extends: paulista
+tricks:
+  after_tie: first_best
+"""
+
+
+def test_a_tie_of_covered_cards_only_leaves_the_lead_where_it_was(tmp_path) -> None:
+    """`after_tie: first_best`: "the seat that first played the tying card" leads after a tied
+    trick. paulista: "Carte Couverte - Carte jouée face cachée, qui n'a aucune valeur", and a
+    trick of covered cards only is a tie with no card shown: nobody played a tying card, so the
+    seat that led it leads again: the mano, whose turn it is once more."""
+    game = house_game(tmp_path, COVERED_TIE, {"players": 4, "cover_from": 1})
+    st = game.new_match(seed=0)
+    mano = st.current_player()
+    hands = {s: sorted(st.observation(s)["hand"]) for s in range(4)}
+    for k in range(4):
+        seat = (mano + k) % 4
+        st.apply(f"cover {hands[seat][0]}", seat=seat)
+    assert not st.hand_over and st.trick_no == 1
+    assert st.current_player() == mano and f"play {hands[mano][1]}" in st.legal_actions(seat=mano)
