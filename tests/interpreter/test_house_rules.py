@@ -980,3 +980,22 @@ def test_a_tie_of_covered_cards_only_leaves_the_lead_where_it_was(tmp_path) -> N
         st.apply(f"cover {hands[seat][0]}", seat=seat)
     assert not st.hand_over and st.trick_no == 1
     assert st.current_player() == mano and f"play {hands[mano][1]}" in st.legal_actions(seat=mano)
+
+
+def test_three_tricks_of_covered_cards_are_three_pardas(tmp_path) -> None:
+    """paulista: "Si tous les tours sont à égalité, aucune paire ne gagne un point" (the option
+    `three_pardas`: nobody, or the mano's pair). Four seats covering a card in each of the three
+    tricks tie them all: tricks 1, 2 and 3, then the hand is over with no winner and no point,
+    or, where the mano's pair takes three pardas, won by it for the hand's point."""
+    for three_pardas, winner, score in (("nobody", None, [0, 0]), ("mano", 0, [1, 0])):
+        game = load_game("paulista", players=4, cover_from=1, three_pardas=three_pardas)
+        st = game.new_match(seed=0)
+        mano = st.mano
+        for _ in range(3):
+            for k in range(4):
+                seat = (mano + k) % 4
+                st.apply(f"cover {sorted(st.observation(seat)['hand'])[0]}", seat=seat)
+        assert [(e["number"], e["winner"]) for e in st.events if e["type"] == "trick"] == [(1, None), (2, None), (3, None)]
+        over = [e for e in st.events if e["type"] == "hand_over"]
+        assert st.hand_over and over == [{"type": "hand_over", "winner": None if winner is None else game.team_of[mano],
+                                          "score": score if game.team_of[mano] == 0 else score[::-1]}]
