@@ -999,3 +999,41 @@ def test_three_tricks_of_covered_cards_are_three_pardas(tmp_path) -> None:
         over = [e for e in st.events if e["type"] == "hand_over"]
         assert st.hand_over and over == [{"type": "hand_over", "winner": None if winner is None else game.team_of[mano],
                                           "score": score if game.team_of[mano] == 0 else score[::-1]}]
+
+
+THIRD_AFTER_A_PARDA = """\
+name: casa_tercera_decide
+title: teg where a parda after a won trick sends the hand to the third trick
+source: "a test's own house rules"
+extends: teg
+tricks:
+  after_tie: mano
+  outcome: !replace
+    "A A": A
+    "A B A": A
+    "A B B": B
+    "A B T": A
+    "A T A": A
+    "A T B": B
+    "A T T": A
+    "T A": A
+    "T T A": A
+    "T T T": mano
+"""
+
+
+def test_who_leads_after_a_tie_led_by_another_seat_than_the_mano(tmp_path) -> None:
+    """`after_tie`: "the leader of a tied trick leads again (or: mano ...)". They differ only when
+    a tie is led by another seat than the mano and the hand goes on, which a house outcome table
+    allows: there the dealer wins the first trick (5 against 4), leads the second, which ties
+    (two 3s), and the third trick is led by the mano under `mano`, by the dealer under
+    `same_leader`."""
+    hands = (("4c", "3e", "6b"), ("5o", "3b", "7c"))
+    for rule, leader in (("mano", 0), ("same_leader", 1)):
+        game = house_game(tmp_path, THIRD_AFTER_A_PARDA.replace("after_tie: mano", f"after_tie: {rule}"),
+                          {"players": 2})
+        st = game.new_match(seed=0, deals=[Deal(hands)])
+        for seat, act in ((0, "play 4c"), (1, "play 5o"), (1, "play 3b"), (0, "play 3e")):
+            st.apply(act, seat=seat)
+        assert [e["winner"] for e in st.events if e["type"] == "trick"] == [1, None]
+        assert not st.hand_over and st.current_player() == leader, rule
