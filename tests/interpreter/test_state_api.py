@@ -515,3 +515,19 @@ def test_a_flor_owed_in_a_count_waits_for_its_holders_turn() -> None:
     st.apply("accept", seat=1)
     assert st.current_player() == 0 and st.legal_actions(seat=0) == ["announce"]
     assert st.legal_actions(seat=2) == [] and st.why_illegal("flor", seat=2) is not None
+
+
+def test_a_card_played_blind_shows_as_it_lands() -> None:
+    """paulista's iron hand: "les joueurs ne peuvent pas voir leurs cartes"; a seat plays by its
+    place (`play @1`), and the card shows as it lands: the action's event names the card dealt
+    in that place, for every seat to see."""
+    game = load_game("paulista", players=4)
+    st = game.new_match(seed=0, score=[11, 11])
+    mano = st.current_player()
+    assert st.blind and "play @2" in st.legal_actions(seat=mano)
+    dealt = game.cards.ids[st.dealt[mano][1]]
+    st.apply("play @2", seat=mano)
+    assert st.trick == [(mano, st.dealt[mano][1], False)]
+    event = {"type": "action", "seat": mano, "action": "play @2", "card": dealt}
+    assert st.events[-1] == event
+    assert all(event in st.visible_events(seat) for seat in range(4))
