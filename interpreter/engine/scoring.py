@@ -50,8 +50,9 @@ def winner_at_hand_end(m: Match, r: Rules) -> int | None:
     # every hand starts below the target (`State.start` refuses a score at it), so one of them
     # reached it in this hand
     deal = max(i for i, e in enumerate(m.events) if e["type"] == "deal")
-    return next(e["team"] for e in m.events[deal:]
-                if e["type"] == "score" and e["team"] in tied and e["score"][e["team"]] >= r.target)
+    first: int = next(e["team"] for e in m.events[deal:]
+                      if e["type"] == "score" and e["team"] in tied and e["score"][e["team"]] >= r.target)
+    return first
 
 
 def lose_match(m: Match, r: Rules, team: int) -> None:
