@@ -321,10 +321,9 @@ def _play_plan(cf: CaseFile, game: Game, case: dict[str, Any], p: tuple[str | in
     if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < game.num_players):
         raise cf.fail(p + ("dealer",), f"dealer must be a seat 0..{game.num_players - 1}")
     score = case.get("score")
-    if score is not None and (not isinstance(score, list) or len(score) != game.teams
-                              or not all(isinstance(s, int) and 0 <= s < game.target for s in score)):
-        raise cf.fail(p + ("score",), f"score is [team 0, team 1], two integers from 0 to {game.target - 1}"
-                                      f" (below the target, {game.target})")
+    problem = None if score is None else game.score_problem(score)
+    if problem is not None:
+        raise cf.fail(p + ("score",), problem)
     steps = [_step(cf, game, s, p + ("actions", i)) for i, s in enumerate(case.get("actions") or [])]
 
     def run(refusals: list[Refusal]) -> State:

@@ -163,6 +163,15 @@ class Rules:
     def count_would_win(self, m: Match, seat: int) -> bool:
         return count_would_win(m, self, seat)
 
+    def score_problem(self, score: object) -> str | None:
+        """What is wrong with `score` as a match's starting score, if anything: one whole
+        number per team, each below the target (a match at the target is over)."""
+        if isinstance(score, (list, tuple)) and len(score) == self.teams \
+                and all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < self.target for s in score):
+            return None
+        return (f"a starting score is one whole number for each of the {self.teams} teams, each from 0 to "
+                f"{self.target - 1} (the target is {self.target}), not {score!r}")
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({self.name!r}, {opts})"

@@ -51,10 +51,10 @@ class State(Match):
                 raise ValueError(f"dealer must be a seat 0..{game.num_players - 1}, not {dealer}")
             st.dealer = dealer
         if score is not None:
-            if len(score) != game.teams or not all(0 <= s < game.target for s in score):
-                raise ValueError(f"a starting score is one number for each of the {game.teams} teams, "
-                                 f"each from 0 to {game.target - 1} (the target is {game.target}), not {list(score)}")
-            st.score = [int(s) for s in score]
+            problem = game.score_problem(score)
+            if problem is not None:
+                raise ValueError(problem)
+            st.score = list(score)
         st._deal()
         return st
 

@@ -309,6 +309,16 @@ INVALID = {
             actions:
               - {reject: 1 play 7o, since: turn}
         """, 7, "since"),
+    # "`score: [a, b]`": the score before the deal, each below the target (a match at it is over)
+    "score_at_the_target": ("""
+        spec: teg
+        options: {players: 2}
+        cases:
+          - name: x
+            score: [30, 0]
+            hands: [[5e, 2b, 12o], [7o, 6o, 1c]]
+            actions: [0 envido]
+        """, 5, "from 0 to 29"),
     "yaml_syntax": ("""
         spec: teg
         options: {players: 2}
