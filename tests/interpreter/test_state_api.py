@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.interpreter.test_house_rules import house_game
+
 from interpreter import Deal, IllegalAction, load_game
 from interpreter.engine.state import State, turns
 
@@ -383,17 +385,24 @@ def test_next_hand_deals_the_deal_it_is_given(game) -> None:
     assert [sorted(st.observation(s)["hand"]) for s in (0, 1)] == [sorted(h) for h in scripted.hands]
 
 
+BACKWARDS = """\
+name: casa_al_reves
+title: teg dealt the other way round
+source: "a test's own house rules"
+extends: teg
+table:
+  dealer: previous
+"""
+
+
 def test_the_deal_passes_to_the_previous_seat_where_the_spec_says_so(tmp_path) -> None:
     """`table.dealer`: "How the deal passes", to the next seat or to the previous one. At four
     players, teg's deal passes to the next seat hand after hand (the dealers 3, 0, 1, 2); under a
     house rule that it passes to the previous one, the dealers are 3, 2, 1, 0, each hand's mano
     the seat after its dealer."""
-    path = tmp_path / "house.yaml"
-    path.write_text('name: casa_al_reves\ntitle: teg dealt the other way round\n'
-                    'source: "a test\'s own house rules"\nextends: teg\ntable:\n  dealer: previous\n',
-                    encoding="utf-8")
-    for name, dealers in (("teg", [3, 0, 1, 2]), (str(path), [3, 2, 1, 0])):
-        st = load_game(name, players=4).new_match(seed=1)
+    for game, dealers in ((load_game("teg", players=4), [3, 0, 1, 2]),
+                          (house_game(tmp_path, BACKWARDS, {"players": 4}), [3, 2, 1, 0])):
+        st = game.new_match(seed=1)
         seen = []
         for _ in dealers:
             if seen:
@@ -430,13 +439,10 @@ def test_a_state_equals_only_a_state_of_the_same_game(tmp_path) -> None:
     equals its state; two house variants of one name whose rules differ only in how the deal
     passes start with the same JSON, but they are two games, so their states are not equal; and
     a state compared with what is not a state is simply unequal."""
-    header = 'name: casa\ntitle: a house teg\nsource: "a test\'s own house rules"\nextends: teg\n'
     games = []
-    for folder, rule in (("next", ""), ("previous", "table:\n  dealer: previous\n")):
+    for folder, text in (("next", BACKWARDS.split("table:")[0]), ("previous", BACKWARDS)):
         (tmp_path / folder).mkdir()
-        path = tmp_path / folder / "casa.yaml"
-        path.write_text(header + rule, encoding="utf-8")
-        games.append(load_game(str(path), players=2))
+        games.append(house_game(tmp_path / folder, text, {"players": 2}))
     a, b = (fresh(g) for g in games)
     assert a == a.clone()
     assert a.to_json() == b.to_json() and a != b
