@@ -16,7 +16,7 @@ import pytest
 
 from rulespec.errors import SpecError
 from rulespec.load import load_spec
-from tests.interpreter.test_house_rules import PIEZAS
+from tests.interpreter.test_house_rules import PIEZAS, house_game
 from tests.interpreter.test_noninterference import twins_look_alike
 
 from interpreter import Deal, load_game
@@ -121,9 +121,7 @@ def test_an_annulled_hand_of_the_round_is_played_again_by_the_same_seats(tmp_pat
     (the 2 of copas under a muestra of copas) is dealt again to all six, by the same dealer;
     then the first duel, seats 0 and 3, annulled by its mano (seat 3, after the next dealer), is
     dealt again to them before the round goes on to seats 1 and 4."""
-    spec = tmp_path / "house.yaml"
-    spec.write_text(PIEZAS, encoding="utf-8")
-    game = load_game(str(spec), players=6)
+    game = house_game(tmp_path, PIEZAS, {"players": 6})
     six = (("2c", "7o", "3e"), ("1e", "3b", "6o"), ("4c", "5o", "6e"), ("7b", "10e", "11o"),
            ("12b", "4o", "5e"), ("6b", "7e", "10c"))
     duel = (("1e", "3b", "6o"), (), (), ("2c", "7o", "3e"), (), ())
