@@ -139,7 +139,7 @@ def _card_not_in_hand(game):
 def _raise_while_own_call_waits(game):
     st = fresh(game)
     st.apply("truco")
-    return st, "retruco", 0, "waiting for seat 1's answer"
+    return st, "retruco", 0, "truco by seat 0 is waiting for seat 1's answer; seat 0 cannot act now"
 
 
 def _raise_own_accepted_call(game):
@@ -152,7 +152,8 @@ def _raise_own_accepted_call(game):
     st.apply("play 4o")
     st.apply("play 1e")      # seat 0 won trick 1 (7c > 4o), leads trick 2; seat 1 now plays
     assert st.current_player() == 1
-    return st, "retruco", None, "cannot raise its own call"
+    return st, "retruco", None, ("only the team that accepted the last call (team 0) may raise; "
+                                 "a team cannot raise its own call")
 
 
 def _answer_nothing(game):
@@ -164,11 +165,18 @@ def _envido_after_first_trick(game):
     st.apply("play 7c")
     st.apply("play 4o")
     assert st.current_player() == 0
-    return st, "envido", None, "trick == 1"
+    return st, "envido", None, (
+        "envido may not be called now: the first trick is over and the player has played a card "
+        "this hand; the envido may be called only when it is the first trick, the player has not "
+        "played a card yet and no stake call has been accepted [trick == 1 and not played and "
+        "stake_level == 0] (El envido se canta en la primera baza y se juega aparte de la mano: "
+        "son puntos que se cobran igual de quien gane las cartas.)")
 
 
 def _unknown_verb(game):
-    return fresh(game), "paso", None, "unknown verb 'paso'"
+    return fresh(game), "paso", None, (
+        "unknown verb 'paso'; this spec knows: envido, falta_envido, real_envido, retruco, truco, "
+        "vale_cuatro, play, cover, accept, decline, fold, announce, good")
 
 
 def _not_a_card(game):
@@ -176,32 +184,61 @@ def _not_a_card(game):
 
 
 def _id_out_of_range(game):
-    return fresh(game), len(game.actions), None, f"no action has the id {len(game.actions)}"
+    last = len(game.actions) - 1
+    return fresh(game), last + 1, None, f"no action has the id {last + 1} (ids run 0..{last})"
+
+
+def _empty(game):
+    return fresh(game), "  ", None, "empty action"
+
+
+def _two_arguments(game):
+    return fresh(game), "play 7c 6c", None, "an action is a verb and at most one argument"
+
+
+def _card_verb_without_card(game):
+    return fresh(game), "play", None, f"play needs a card, e.g. 'play {game.cards.ids[0]}'"
+
+
+def _place_given_to_cover(game):
+    """`@N` (a card by its place, for a hand played blind) belongs to `play` only."""
+    return fresh(game), "cover @1", None, "'@1' is not a card of this deck"
+
+
+def _signal_without_a_name(game):
+    return fresh(game), "sena", None, "sena needs one of: ancho_espada, ancho_basto, siete_espada, siete_oro"
+
+
+def _argument_to_an_answer(game):
+    st = fresh(game)
+    st.apply("truco")
+    return st, "accept now", None, "'accept' takes no argument"
 
 
 def _after_the_hand(game):
     st = fresh(game)
     st.apply("fold")
-    return st, "play 7c", None, "the hand is over"
+    return st, "play 7c", None, "the hand is over; deal the next one"
 
 
 ILLEGAL: dict[str, Callable] = {f.__name__.lstrip("_"): f for f in (
     _out_of_turn, _card_not_in_hand, _raise_while_own_call_waits, _raise_own_accepted_call,
     _answer_nothing, _envido_after_first_trick, _unknown_verb, _not_a_card, _id_out_of_range,
-    _after_the_hand)}
+    _after_the_hand, _empty, _two_arguments, _card_verb_without_card, _place_given_to_cover,
+    _signal_without_a_name, _argument_to_an_answer)}
 
 
 @pytest.mark.parametrize("kind", sorted(ILLEGAL))
 def test_illegal_action_raises_with_reason_and_changes_nothing(game, kind: str) -> None:
     """"an illegal `apply` raises `IllegalAction` with the reason, leaving the state
-    unchanged"; `why_illegal` gives the same reason without raising."""
-    st, action, seat, fragment = ILLEGAL[kind](game)
+    unchanged"; `why_illegal` gives the same reason without raising. Each kind of refusal is
+    held to its whole wording, the text a player reads."""
+    st, action, seat, reason = ILLEGAL[kind](game)
     before = st.to_json()
-    reason = st.why_illegal(action, seat)
-    assert reason is not None and fragment in reason
+    assert st.why_illegal(action, seat) == reason
     with pytest.raises(IllegalAction) as info:
         st.apply(action, seat=seat)
-    assert info.value.reason == reason
+    assert info.value.reason == reason and info.value.action == str(action)
     assert st.to_json() == before
     after = json.dumps(st.to_json(), sort_keys=True)
     assert after == json.dumps(before, sort_keys=True)
@@ -537,3 +574,33 @@ def test_a_card_played_blind_shows_as_it_lands() -> None:
     event = {"type": "action", "seat": mano, "action": "play @2", "card": dealt}
     assert st.events[-1] == event
     assert all(event in st.visible_events(seat) for seat in range(4))
+
+
+def test_a_covered_card_shows_only_to_the_seat_that_covered_it() -> None:
+    """paulista: "Carte Couverte - Carte jouée face cachée". The table sees a card played face
+    down and not which; the seat that covered it sees it once, as the card it is."""
+    game = load_game("paulista", players=4, cover_from=1)
+    st = game.new_match(seed=3)
+    mano = st.current_player()
+    card = sorted(st.observation(mano)["hand"])[0]
+    st.apply(f"cover {card}", seat=mano)
+    mine = [e for e in st.visible_events(mano) if e["type"] == "action"]
+    assert mine == [{"type": "action", "seat": mano, "action": "cover", "card": card}]
+    for seat in set(range(4)) - {mano}:
+        theirs = [e for e in st.visible_events(seat) if e["type"] == "action"]
+        assert theirs == [{"type": "action", "seat": mano, "action": "cover", "hidden": True}]
+        assert card not in strings(st.visible_events(seat))
+
+
+def test_a_refusal_names_the_call_and_the_seat_that_refused_it(game4) -> None:
+    """teg at four: seat 1 calls truco, seat 2 (next to speak, of the other team) says no
+    quiero; the log says which call was refused and by whom, and the caller's team scores 1
+    ("| Truco | 2 puntos | 1 punto |": 1 point if they do not want it)."""
+    st = game4.new_match(seed=1)
+    st.apply(f"play {sorted(st.observation(0)['hand'])[0]}")
+    st.apply("truco", seat=1)
+    st.apply("decline", seat=2)
+    assert st.events[-3:] == [
+        {"type": "declined", "call": "truco", "seat": 2},
+        {"type": "score", "team": 1, "points": 1, "reason": "hand", "score": [0, 1]},
+        {"type": "hand_over", "winner": 1, "score": [0, 1]}]
