@@ -221,11 +221,28 @@ def _after_the_hand(game):
     return st, "play 7c", None, "the hand is over; deal the next one"
 
 
+
+def _after_the_match(game):
+    st = game.new_match(seed=1, score=[14, 0])
+    st.apply(f"play {sorted(st.observation(0)['hand'])[0]}")
+    st.apply("fold")                 # team 0 reaches 15
+    return st, "play 7c", None, "the match is over"
+
+
+def _no_such_seat(game):
+    return fresh(game), "play 7c", game.num_players, f"there is no seat {game.num_players}"
+
+
+def _call_of_an_option_not_played(game):
+    """teg without its optional flor ("hay mesas que juegan con flor y mesas que no")."""
+    return fresh(game), "flor", None, "flor is not played under these table options"
+
 ILLEGAL: dict[str, Callable] = {f.__name__.lstrip("_"): f for f in (
     _out_of_turn, _card_not_in_hand, _raise_while_own_call_waits, _raise_own_accepted_call,
     _answer_nothing, _envido_after_first_trick, _unknown_verb, _not_a_card, _id_out_of_range,
     _after_the_hand, _empty, _two_arguments, _card_verb_without_card, _place_given_to_cover,
-    _signal_without_a_name, _argument_to_an_answer)}
+    _signal_without_a_name, _argument_to_an_answer, _after_the_match, _no_such_seat,
+    _call_of_an_option_not_played)}
 
 
 @pytest.mark.parametrize("kind", sorted(ILLEGAL))
@@ -499,6 +516,23 @@ def test_spec_aliases_are_verbs_of_their_own() -> None:
     other.apply("truco")
     other.apply("no_quiero")
     assert other.hand_over and other.score == [1, 0]
+
+
+def test_an_action_is_read_by_its_words_and_an_alias_by_its_verb() -> None:
+    """Spaces around and between an action's words change nothing, and a spec's alias is the
+    verb it stands for, here under reglamento with the maldón, whose annulment is a verb of its
+    own ("Maldón — deux 4 et une figure : le joueur peut annuler la donne")."""
+    game = load_game("reglamento", players=2, maldon=True)
+    deal = Deal((("4o", "4e", "12c"), ("7c", "6c", "1e")))
+    for canonical, written in [("maldon", "  maldon "), ("truco", " truco"), ("accept", "quiero"),
+                               ("play 4o", "play   4o")]:
+        a, b = game.new_match(seed=1, deals=[deal]), game.new_match(seed=1, deals=[deal])
+        if canonical == "accept":
+            a.apply("truco")
+            b.apply("truco")
+        a.apply(canonical)
+        b.apply(written)
+        assert a == b and [e for e in b.events if e["type"] == "action"][-1]["action"] == canonical
 
 
 def test_signals_to_partners_reach_only_the_partners(tmp_path) -> None:
