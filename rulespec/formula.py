@@ -192,7 +192,7 @@ class _Compiler:
         return SpecError([Diagnostic("error", self.locate(offset), self.path, message)])
 
     def suggest(self, word: str, candidates: list[str]) -> str:
-        if word.lower() in ("true", "false") and word not in ("true", "false"):
+        if word.lower() in ("true", "false"):      # `true` itself is a literal, never a name
             return f" — write {word.lower()!r}"
         close = difflib.get_close_matches(word, candidates, n=1)
         return f" — did you mean {close[0]!r}?" if close else ""

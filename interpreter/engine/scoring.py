@@ -40,7 +40,8 @@ def finish(m: Match, team: int) -> None:
 
 def winner_at_hand_end(m: Match, r: Rules) -> int | None:
     """Under `match.end: end_of_hand`, the team that wins as the hand ends: the higher score at or
-    past the target; at equal scores, the team whose points reached the target first."""
+    past the target; at equal scores, the team whose points reached the target first. (Under
+    `immediately` a team at the target has already won, in `score`, so none is found here.)"""
     best = max(m.score)
     if best < r.target:
         return None

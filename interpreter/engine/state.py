@@ -77,9 +77,7 @@ class State(Match):
 
     def _deal(self) -> None:
         g = self.game
-        if self.plan and not g.round_goes_on(self):
-            self.plan = []
-        if not self.plan:
+        if not self.plan or not g.round_goes_on(self):
             self.plan = g.round_plan(self)
         if self.plan:
             hand_format, seats = self.plan.pop(0)
@@ -445,10 +443,9 @@ class State(Match):
         scoring.reveal(self)
         self.events.append({"type": "hand_over", "winner": None if team in (None, NOBODY) else team,
                             "score": list(self.score)})
-        if g.spec.match.end != "immediately":
-            winner = scoring.winner_at_hand_end(self, g)
-            if winner is not None:
-                scoring.finish(self, winner)
+        winner = scoring.winner_at_hand_end(self, g)
+        if winner is not None:
+            scoring.finish(self, winner)
 
     # -- views ------------------------------------------------------------------------
 

@@ -50,6 +50,8 @@ def test_a_round_is_a_redondilla_then_each_seat_against_the_seat_facing_it(game)
         if number:
             st.next_hand()
         formats.append((st.hand_format, list(st.seats)))
+        deal = [e for e in st.events if e["type"] == "deal"][-1]
+        assert (deal["format"], deal["playing"]) == formats[-1]     # the table sees who plays
         dealt = [s for s in range(6) if st.dealt[s]]
         assert dealt == st.seats
         assert st.mano in st.seats
@@ -92,6 +94,7 @@ def test_the_schedule_applies_only_while_its_condition_holds(game) -> None:
     rng = random.Random(2)
     for _ in range(3):
         assert st.seats == list(range(6)) and st.hand_format == ""
+        assert "format" not in [e for e in st.events if e["type"] == "deal"][-1]
         play_hand(st, rng)
         if st.match_over:
             break

@@ -439,6 +439,29 @@ def test_next_hand_deals_the_deal_it_is_given(game) -> None:
     assert [sorted(st.observation(s)["hand"]) for s in (0, 1)] == [sorted(h) for h in scripted.hands]
 
 
+
+def test_a_scripted_deal_without_its_turned_card_turns_one_nobody_holds() -> None:
+    """uruguayo turns a card after the deal ("reparto 3 cartas al azar a cada jugador y ademas
+    una muestra"): when a scripted deal gives only the hands, the muestra is drawn from the
+    cards no seat was dealt."""
+    game = load_game("uruguayo", players=2)
+    hands = (("1e", "7o", "4c"), ("3e", "2b", "5o"))
+    for seed in range(5):
+        st = game.new_match(seed=seed, deals=[Deal(hands)])
+        assert st.turned is not None and game.cards.ids[st.turned] not in hands[0] + hands[1]
+
+
+def test_the_first_dealer_is_a_seat_of_the_table_and_the_seed_is_kept(game) -> None:
+    """`new_match(dealer=...)` picks the first dealer among the table's seats, and anything else
+    is a ValueError that says which seats there are; the match keeps the seed it started from,
+    saved with it."""
+    st = game.new_match(seed=7, dealer=1)
+    assert (st.dealer, st.mano, st.seed, st.to_json()["seed"]) == (1, 0, 7, 7)
+    for dealer in (-1, game.num_players):
+        with pytest.raises(ValueError) as info:
+            game.new_match(seed=7, dealer=dealer)
+        assert str(info.value) == f"dealer must be a seat 0..{game.num_players - 1}, not {dealer}"
+
 BACKWARDS = """\
 name: casa_al_reves
 title: teg dealt the other way round

@@ -159,7 +159,8 @@ def call_env(calls: Calls) -> Env:
                {"called": FunctionSpec(1, calls.called, const_args=True),
                 "twice": FunctionSpec(1, lambda x: 2 * x),
                 "pair": FunctionSpec(2, lambda x, y: (x, y)),
-                "lookup": FunctionSpec(1, {"x": 1}.__getitem__, const_args=True)},
+                "lookup": FunctionSpec(1, {"x": 1}.__getitem__, const_args=True),
+                "cell": FunctionSpec(2, lambda row, col: {("x", 1): 1}[(row, col)], const_args=True)},
                constants={"options.call": "retruco"})
 
 
@@ -181,6 +182,16 @@ def test_const_arg_function_rejects_unknown_argument_at_its_position() -> None:
     assert diag.message.splitlines()[2] == "  " + " " * 22 + "^"
     diag = compile_error("lookup('y')", call_env(Calls()))
     assert diag.message.splitlines()[0] == "lookup(): unknown argument 'y'"
+    diag = compile_error("1 + cell('x', 2)", call_env(Calls()))
+    assert diag.loc == locate(9)
+    assert diag.message.splitlines()[0] == "cell(): unknown argument 'x', 2"
+
+
+def test_a_call_with_the_wrong_number_of_arguments_says_how_many_it_takes() -> None:
+    assert compile_error("pair(1)", call_env(Calls())).message.splitlines()[0] == \
+        "pair() takes 2 arguments, got 1"
+    assert compile_error("twice(1, 2)", call_env(Calls())).message.splitlines()[0] == \
+        "twice() takes 1 argument, got 2"
 
 
 def test_const_arg_function_needs_constant_arguments() -> None:
@@ -221,6 +232,7 @@ def test_builtins_always_available_and_overridable() -> None:
     ("a // (b - 2)", 2, "division by zero"),
     ("a % 0", 2, "division by zero"),
     ("'x' - 1", 4, "cannot compute this: unsupported operand type(s) for -: 'str' and 'int'"),
+    ("1 + min(2, 'x')", 4, "cannot compute this: '<' not supported between instances of 'str' and 'int'"),
 ])
 def test_compile_errors_are_located(text: str, offset: int, first_line: str) -> None:
     calls = Calls()
