@@ -114,7 +114,7 @@ class State(Match):
         if self.hand_format:
             event.update(format=self.hand_format, playing=list(self.seats))
         self.events.append(event)
-        self._update_blind(dealt=True)
+        self._update_blind()
 
     def _special_hands(self) -> None:
         ctx = Ctx(self, self.game, None)
@@ -127,14 +127,14 @@ class State(Match):
                 if hand.forbid_stakes:
                     self.forbid = hand.forbid_stakes
 
-    def _update_blind(self, dealt: bool = False) -> None:
-        """As each trick starts: is it played blind? When a seat's cards come into its sight
-        (the deal, or the first trick not played blind), each seat is shown its own."""
-        was = dealt or self.blind
+    def _update_blind(self) -> None:
+        """As a hand is dealt, and as each trick of a blind hand starts: is it played blind? When
+        it is not (the deal) or no longer (the first trick not played blind), each seat's cards
+        come into its sight: each seat is shown its own."""
         ctx = Ctx(self, self.game, None)
         self.blind = any(blind is not None and hand.name in self.special and blind(ctx)
                          for hand, _, _, blind in self.game.special)
-        if was and not self.blind:
+        if not self.blind:
             ids = self.game.cards.ids
             for seat in self.seats:
                 self.events.append({"type": "hand", "seat": seat, "only": seat,

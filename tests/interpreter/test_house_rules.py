@@ -1037,3 +1037,43 @@ def test_who_leads_after_a_tie_led_by_another_seat_than_the_mano(tmp_path) -> No
             st.apply(act, seat=seat)
         assert [e["winner"] for e in st.events if e["type"] == "trick"] == [1, None]
         assert not st.hand_over and st.current_player() == leader, rule
+
+
+HALF_BLIND = """\
+name: ciega_a_medias
+title: paulista with its iron hand blind in the first trick only, and hands worth more late in the match
+source: "a test's own house rules"
+extends: paulista
+stakes:
+  base: "if max_score >= 6 then 2 else 1"
+special_hands:
+  eleven:
+    base: "if min_score >= 6 then 4 else 3"
+  iron:
+    blind: "trick == 1 and min_score >= target - 1"
+"""
+
+
+def test_a_hands_worth_and_its_blindness_are_read_in_play(tmp_path) -> None:
+    """paulista's iron hand: "les joueurs ne peuvent pas voir leurs cartes"; its hand of 11
+    "vaut déjà 3 points". Under a house rule where a hand's base, the hand of 11's base and the
+    iron hand's blindness read the match, each is read as the hand is dealt or a trick starts:
+    the iron hand is played by place in its first trick, and each seat sees its two cards left
+    once the second starts. A hand not blind shows each seat its cards once, at the deal."""
+    game = house_game(tmp_path, HALF_BLIND, {"players": 4})
+    worth = {str(score): game.new_match(seed=0, score=score).hand_worth
+             for score in ([3, 2], [6, 2], [11, 3], [11, 6])}
+    assert worth == {"[3, 2]": 1, "[6, 2]": 2, "[11, 3]": 3, "[11, 6]": 4}
+    st = game.new_match(seed=0, score=[11, 11])
+    assert st.blind and st.special == ["eleven", "iron"] and st.hand_worth == 4
+    assert not any(e["type"] == "hand" for e in st.events)
+    for _ in range(4):
+        st.apply(next(a for a in st.legal_actions() if a.startswith("play @")))
+    assert not st.blind
+    shown = [e for e in st.events if e["type"] == "hand"]
+    assert [(e["seat"], len(e["cards"])) for e in shown] == [(s, 2) for s in range(4)]
+    assert all(sorted(e["cards"]) == sorted(st.observation(e["seat"])["hand"]) for e in shown)
+    plain = game.new_match(seed=0)
+    while not plain.hand_over:
+        plain.apply(next(a for a in plain.legal_actions() if a.startswith("play ")))
+    assert sorted(e["seat"] for e in plain.events if e["type"] == "hand") == [0, 1, 2, 3]

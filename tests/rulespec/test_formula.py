@@ -233,6 +233,9 @@ def test_builtins_always_available_and_overridable() -> None:
     ("a % 0", 2, "division by zero"),
     ("'x' - 1", 4, "cannot compute this: unsupported operand type(s) for -: 'str' and 'int'"),
     ("1 + min(2, 'x')", 4, "cannot compute this: '<' not supported between instances of 'str' and 'int'"),
+    ("1 + 4 // (b - 2)", 6, "division by zero"),
+    ("7 % (b - 2)", 2, "division by zero"),
+    ("a + -'x'", 4, "cannot compute this: bad operand type for unary -: 'str'"),
 ])
 def test_compile_errors_are_located(text: str, offset: int, first_line: str) -> None:
     calls = Calls()
