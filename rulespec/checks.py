@@ -116,7 +116,8 @@ def _when_entries(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagno
         for combo in itertools.product(*(values[n] for n in read)):
             env = formula.Env(constants={f"options.{n}": v for n, v in zip(read, combo, strict=False)})
             try:
-                compiled = formula.compile_expr(expr, env, functools.partial(tree.locate_in, path))
+                compiled = formula.compile_expr(expr, env, functools.partial(tree.locate_in, path),
+                                                format_path(path))
             except SpecError:
                 holds = True                      # reads more than options: not ours to judge
                 break

@@ -335,7 +335,7 @@ class _Compiler:
             raise self.error(at, f"{expr.name}(): {detail}") from None
 
 
-def compile_expr(expr: Expr, env: Env, locate: Locate, path: str = "$", *,
+def compile_expr(expr: Expr, env: Env, locate: Locate, path: str, *,
                  text: str | None = None) -> Compiled:
     """Compile ``expr`` against ``env``; ``text`` (its source) adds a caret to error messages."""
     node = _Compiler(env, locate, path, text).compile(expr)

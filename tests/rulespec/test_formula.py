@@ -98,7 +98,7 @@ def test_names_make_it_dynamic_and_read_the_context() -> None:
 
 def test_name_getters_are_used_directly() -> None:
     env = Env(getters(VALUES))
-    assert compile_expr(Name("a"), env, locate).fn is env.names["a"]
+    assert compile_expr(Name("a"), env, locate, "$").fn is env.names["a"]
 
 
 def test_and_or_short_circuit_at_run_time() -> None:
@@ -133,8 +133,11 @@ def test_constants_shadow_getters() -> None:
 
 
 def test_compiled_text() -> None:
-    assert run("a+b").text == "a+b"
-    assert compile_expr(parse_expr("(a)+b*2", locate), Env(getters(VALUES)), locate).text == "a + b * 2"
+    """A formula keeps its text as written (or, without it, as the parser reads it back), to
+    show it in refusals and the rulebook: folded to a constant or not."""
+    assert run("a+b").text == "a+b" and run("a+b").constant is False
+    assert folded("a+b").text == "a+b" and folded("a+b").constant is True
+    assert compile_expr(parse_expr("(a)+b*2", locate), Env(getters(VALUES)), locate, "$").text == "a + b * 2"
 
 
 # ---- functions -------------------------------------------------------------------------------
@@ -312,6 +315,6 @@ def test_unparse_then_parse_keeps_the_value(tree) -> None:
     reparsed = parse_expr(text, locate)
     env = Env(getters(NAMES))
     expected = reference(tree)
-    assert compile_expr(reparsed, env, locate).fn(NAMES) == expected
-    assert compile_expr(tree, env, locate).fn(NAMES) == expected
-    assert compile_expr(reparsed, Env(constants=NAMES), locate).value == expected
+    assert compile_expr(reparsed, env, locate, "$").fn(NAMES) == expected
+    assert compile_expr(tree, env, locate, "$").fn(NAMES) == expected
+    assert compile_expr(reparsed, Env(constants=NAMES), locate, "$").value == expected
