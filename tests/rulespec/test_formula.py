@@ -132,6 +132,13 @@ def test_constants_shadow_getters() -> None:
     assert run("x + 1", env).value == 6
 
 
+def test_what_is_no_expression_is_refused_by_name() -> None:
+    """The compiler takes the parser's nodes only; anything else is a caller's mistake, named."""
+    with pytest.raises(TypeError) as info:
+        compile_expr(3, Env(), locate, "$")             # type: ignore[arg-type]
+    assert str(info.value) == "not an expression: 3"
+
+
 def test_compiled_text() -> None:
     """A formula keeps its text as written (or, without it, as the parser reads it back), to
     show it in refusals and the rulebook: folded to a constant or not."""
