@@ -31,6 +31,7 @@ from .errors import Diagnostic, SpecError
 
 Getter = Callable[[Any], Any]
 VARIADIC = -1
+"""`FunctionSpec.arity` for functions taking one or more arguments (``max``, ``min``)."""
 
 
 def option_constants(options: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> dict[str, Any]:
@@ -38,7 +39,6 @@ def option_constants(options: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> 
     on options fold away when a formula is compiled."""
     pairs = options.items() if isinstance(options, Mapping) else options
     return {f"options.{k}": v for k, v in pairs}
-"""`FunctionSpec.arity` for functions taking one or more arguments (``max``, ``min``)."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ def house_game(tmp_path, text: str, options: dict):
     path.write_text(text, encoding="utf-8")
     return load_game(str(path), options)
 
+
 PIEZAS = """\
 name: casa_piezas
 title: Uruguayo where a pieza in hand may annul the deal

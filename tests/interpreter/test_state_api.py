@@ -221,7 +221,6 @@ def _after_the_hand(game):
     return st, "play 7c", None, "the hand is over; deal the next one"
 
 
-
 def _after_the_match(game):
     st = game.new_match(seed=1, score=[14, 0])
     st.apply(f"play {sorted(st.observation(0)['hand'])[0]}")
@@ -236,6 +235,7 @@ def _no_such_seat(game):
 def _call_of_an_option_not_played(game):
     """teg without its optional flor ("hay mesas que juegan con flor y mesas que no")."""
     return fresh(game), "flor", None, "flor is not played under these table options"
+
 
 ILLEGAL: dict[str, Callable] = {f.__name__.lstrip("_"): f for f in (
     _out_of_turn, _card_not_in_hand, _raise_while_own_call_waits, _raise_own_accepted_call,
@@ -439,7 +439,6 @@ def test_next_hand_deals_the_deal_it_is_given(game) -> None:
     assert [sorted(st.observation(s)["hand"]) for s in (0, 1)] == [sorted(h) for h in scripted.hands]
 
 
-
 def test_a_scripted_deal_without_its_turned_card_turns_one_nobody_holds() -> None:
     """uruguayo turns a card after the deal ("reparto 3 cartas al azar a cada jugador y ademas
     una muestra"): when a scripted deal gives only the hands, the muestra is drawn from the
@@ -461,6 +460,7 @@ def test_the_first_dealer_is_a_seat_of_the_table_and_the_seed_is_kept(game) -> N
         with pytest.raises(ValueError) as info:
             game.new_match(seed=7, dealer=dealer)
         assert str(info.value) == f"dealer must be a seat 0..{game.num_players - 1}, not {dealer}"
+
 
 BACKWARDS = """\
 name: casa_al_reves
