@@ -14,7 +14,11 @@ each mutant, the tests of the selection that call the mutated function:
 - house rules no bundled spec has (tests/interpreter/test_house_rules.py), the checker's
   abstract deal, which answers the engine's questions in `rules.py` (tests/checker/test_abstract.py),
   the schedules of hand formats (tests/interpreter/test_schedule.py) and the state's API
-  (tests/interpreter/test_state_api.py).
+  (tests/interpreter/test_state_api.py),
+- the tests of the spec language and its IR (tests/rulespec/: a bad spec's located error, the
+  types of formulas, merging a variant onto its base) and of what the IR is read back as: the
+  rulebook (tests/checker/test_rules.py), the corpus of wrong specs, each with its one finding
+  (tests/checker/test_corpus.py), and the resolved spec (tests/checker/test_resolved.py).
 
 The tests of a mutant run fastest first, and each mutant's run starts with the spec and game
 caches empty (tools/mutation_order.py, the scratch folder's `conftest.py`). Code that runs while a
@@ -61,9 +65,11 @@ MODULES = ["interpreter/engine/contests.py", "interpreter/engine/legal.py", "int
 SELECTION = ["tests/test_conformance.py", "tests/interpreter/test_properties.py", "tests/scoring",
              "tests/interpreter/test_explain.py", "tests/rulespec/test_formula.py",
              "tests/interpreter/test_house_rules.py", "tests/checker/test_abstract.py",
-             "tests/interpreter/test_schedule.py", "tests/interpreter/test_state_api.py",
+             "tests/interpreter/test_schedule.py", "tests/interpreter/test_state_api.py", "tests/rulespec",
+             "tests/checker/test_rules.py", "tests/checker/test_corpus.py", "tests/checker/test_resolved.py",
              "-k", "test_case_file or test_properties or test_scorer or test_explain or test_formula"
-             " or test_house_rules or test_abstract or test_schedule or test_state_api"]
+             " or test_house_rules or test_abstract or test_schedule or test_state_api or rulespec"
+             " or test_rules or test_corpus or test_resolved"]
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
           36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
 

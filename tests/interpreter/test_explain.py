@@ -675,3 +675,53 @@ def test_the_call_a_contest_puts_off_is_a_stake_call() -> None:
                                                          ["1b", "3e", "7b"]], ["0 truco", "1 flor"])
     assert st.pending is not None and st.pending.call == "flor" and st.pending.answerer == 2
     assert st.suspended is not None and st.suspended.contest is None and st.suspended.call == "truco"
+
+
+def test_a_contest_wiped_in_an_earlier_hand_is_closed_now_because_it_was_settled() -> None:
+    """board: "A declared flower wipes an envido that has not been scored yet": the flor of the
+    first hand wipes that hand's envido only. In the second hand the envido, called, accepted and
+    counted, is closed because it was settled; the first hand's flor is no reason any more."""
+    game = load_game("board", {"players": 2, "flor": True})
+    st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR))), Deal((("7o", "6o", "1c"), ("5e", "2b", "12o")))])
+    st.apply("flor", seat=0)
+    assert _refused(st, "envido", 0) == "the envido is over for this hand: seat 0 declared flor, which wipes the envido"
+    st.apply("fold", seat=0)
+    st.next_hand()
+    for act, seat in (("envido", 1), ("accept", 0), ("announce", 1), ("announce", 0)):
+        st.apply(act, seat=seat)
+    assert _refused(st, "envido", 1) == "the envido is over for this hand: it has been settled"
+
+
+MALDON_BEHIND = """\
+name: casa_maldon
+title: Reglamento where only a team short of half the match may claim the maldón
+source: "a test's own house rules"
+extends: reglamento
+annul:
+  maldon:
+    when: "trick == 1 and not played and score_us < half"
+"""
+
+
+def test_an_annulment_refused_names_the_part_of_its_rule_that_fails_and_cites_it(tmp_path) -> None:
+    """reglamento: "Maldón — deux 4 et une figure : le joueur peut annuler la donne." A hand without
+    it is told the rule that makes a maldón, with that clause. Under a house rule that only a team
+    short of half the match may claim it, seat 3 (team 1, at 20 of 30) holds one and is told the part
+    that fails, read for its own team under the match's rules; with the scores the other way round it may claim it."""
+    st = _state(("reglamento", {"players": 2, "maldon": True}), TRUCO, [])
+    assert _refused(st, "maldon", 0) == (
+        "seat 0's hand is no maldon: a hand is a maldon when the number of cards of rank 4 is 2 and the number of "
+        "figures in the hand is 1 [rank_count(4) == 2 and figures == 1] (Maldón — deux 4 et une figure : le "
+        "joueur peut annuler la donne.)")
+    game = house_game(tmp_path, MALDON_BEHIND, {"players": 4, "maldon": True})
+    hands = Deal((("1e", "7o", "5c"), ("3e", "2b", "5o"), ("6e", "2c", "5b"), ("4c", "4o", "12b")))
+    ahead, behind = (game.new_match(seed=0, deals=[hands], score=score) for score in ([0, 20], [20, 0]))
+    for st in (ahead, behind):
+        for card, seat in (("5c", 0), ("5o", 1), ("5b", 2)):
+            st.apply(f"play {card}", seat=seat)
+    assert "maldon" in behind.legal_actions(seat=3)
+    assert _refused(ahead, "maldon", 3) == (
+        "maldon may not be claimed now: the player's team's score is at least half the points needed to win the "
+        "match; maldon may be claimed only when it is the first trick, the player has not played a card yet and "
+        "the player's team's score is less than half the points needed to win the match [trick == 1 and not "
+        "played and score_us < half] (Maldón — deux 4 et une figure : le joueur peut annuler la donne.)")
