@@ -71,7 +71,8 @@ SELECTION = ["tests/test_conformance.py", "tests/interpreter/test_properties.py"
              " or test_house_rules or test_abstract or test_schedule or test_state_api or rulespec"
              " or test_rules or test_corpus or test_resolved"]
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
-          36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
+          36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", None: "not checked",
+          -9: "signal 9"}     # the worker was SIGKILLed (mutmut says "segfault"): not a kill, checked by hand
 
 
 def _setup(work: Path, modules: list[str]) -> None:
@@ -89,7 +90,7 @@ def _config(work: Path, modules: list[str]) -> None:
     shutil.copy2(ROOT / "tools" / "mutation_order.py", work / "conftest.py")
     lines = ["[mutmut]", "source_paths=", "    interpreter/", "    rulespec/", "only_mutate="]
     lines += [f"    {m}" for m in modules]
-    lines += ["also_copy=", "    specs/", "    truco_specs/", "    conftest.py",
+    lines += ["also_copy=", "    specs/", "    truco_specs/", "    docs/", "    conftest.py",
               "process_isolation=forkserver", "forkserver_warmup=collect",
               "pytest_add_cli_args_test_selection="] + [f"    {a}" for a in SELECTION]
     (work / "setup.cfg").write_text("\n".join(lines) + "\n", encoding="utf-8")

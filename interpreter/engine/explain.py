@@ -42,6 +42,8 @@ def _conjuncts(e: dsl.Expr) -> list[dsl.Expr]:
 
 
 def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
+    """Why `seat` may not take `act`, which is not among its legal actions (`State._resolve` asks
+    only then, right after finding them)."""
     verb, arg = act
     who = f"seat {seat}"
     if seat not in st.seats:
@@ -50,7 +52,7 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
     if unanswerable is not None:
         return unanswerable
     forced = _forced_declaration(st, g, seat)
-    if forced is not None and act not in acts(st, g, seat):
+    if forced is not None:
         return forced
     if st.count is not None:
         c = st.count
@@ -190,14 +192,14 @@ def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) ->
     step = g.stake_names.index(name)
     if st.forbid is not None:
         return f"{name} is forbidden in this hand ({', '.join(st.special)})"
-    p = st.pending
-    level = p.step if answering and p is not None and p.contest is None else st.stake_level
+    p = st.pending if answering else None            # a call waits whenever the seat is answering
+    level = p.step if p is not None and p.contest is None else st.stake_level
     if step < level:
         return f"{name} has already been called in this hand"
     if step > level:
         return f"the ladder goes in order: the next call is {g.stake_names[level]}, not {name}"
-    if answering:
-        return f"{name} cannot answer {p.call if p else 'nothing'}"
+    if p is not None:
+        return f"{name} cannot answer {p.call}"
     if st.stake_owner is not None and st.stake_owner != g.team_of[seat]:
         return (f"only the team that accepted the last call (team {st.stake_owner}) may raise; "
                 f"a team cannot raise its own call")
@@ -262,19 +264,17 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
 
 def _why_closed(st: Match, g: Rules, cont: CompiledContest) -> str:
     """Why a contest is closed: another contest wiped it (named, with the seat that opened that
-    one), or it was settled (scored, declined or tied)."""
+    one, whose chain holds that first call), or else it was settled (scored, declined or tied): a
+    contest is closed only by a wipe, which is logged, or once its chain is paid or tied."""
     for e in reversed(st.events):
         if e["type"] == "deal":
             break
         if e["type"] == "wiped" and e["contest"] == cont.name:
             by = next(d for d in g.contests if d.name == e["by"])
-            chain = st.contests[by.index].chain
-            who = f"seat {chain[0][1]}" if chain else "a seat"
+            opener = st.contests[by.index].chain[0][1]
             sung = "declared" if by.declares else "called"
-            return f": {who} {sung} {by.name}, which wipes the {cont.name}"
-    if st.contests[cont.index].chain:
-        return ": it has been settled"
-    return ""
+            return f": seat {opener} {sung} {by.name}, which wipes the {cont.name}"
+    return ": it has been settled"
 
 
 def _times(n: int) -> str:

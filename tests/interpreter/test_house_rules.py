@@ -43,6 +43,28 @@ def test_an_annulment_that_reads_the_turned_card(tmp_path) -> None:
     assert "una_pieza" not in under_oros.legal_actions(seat=0)
 
 
+FIGURES = """\
+name: casa_figuras
+title: teg where a hand of three figures and no trump may annul the deal
+source: "a test's own house rules"
+extends: teg
+annul:
+  tres_figuras:
+    holds: "figures == 3 and trumps == 0"
+    when: "trick == 1 and not played and calls_made == 0"
+    dealer: same
+    source: "house rule: a hand of three figures without a trump may annul the deal"
+"""
+
+
+def test_a_deck_without_a_turned_card_has_no_trumps(tmp_path) -> None:
+    """teg turns no card (no muestra), so no card of any hand is a trump: a house annulment of a
+    hand of three figures and no trump holds for every hand of three figures."""
+    game = house_game(tmp_path, FIGURES, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal((("10e", "11o", "12c"), ("1e", "3b", "6o")))])
+    assert "tres_figuras" in st.legal_actions(seat=0)
+
+
 TRAILING = """\
 name: casa_rezagados
 title: teg where only a trailing team may leave the hand
@@ -497,16 +519,17 @@ def test_a_winning_envido_is_shown_by_the_cards_that_make_it_under_the_muestra(t
     """uruguayo's envido counts a pieza of the muestra's suit (the 2 of copas under a muestra of
     copas is worth 30). Under a house rule that the winning envido is shown at the hand's end, the
     cards shown are those that make it under that muestra: the 2 of copas and the 7 of oros (37),
-    not the 7 alone as without a muestra."""
+    and the 7 alone under a muestra of espadas, where no two cards make more than it does."""
     game = house_game(tmp_path, SHOWN_WITH_THE_MUESTRA, {"players": 2})
-    st = game.new_match(seed=0, deals=[Deal((("2c", "7o", "1e"), ("3e", "5b", "6o")), "4c")])
-    st.apply("envido", seat=0)
-    st.apply("accept", seat=1)
-    _count_to_the_end(st)
-    while not st.hand_over:
-        st.apply(next(a for a in st.legal_actions() if a.startswith("play ")))
-    (shown,) = [e for e in st.events if e["type"] == "revealed"]
-    assert (shown["seat"], sorted(shown["cards"]), shown["whole_hand"]) == (0, ["2c", "7o"], False)
+    for muestra, cards in (("4c", ["2c", "7o"]), ("4e", ["7o"])):
+        st = game.new_match(seed=0, deals=[Deal((("2c", "7o", "1e"), ("3e", "5b", "6o")), muestra)])
+        st.apply("envido", seat=0)
+        st.apply("accept", seat=1)
+        _count_to_the_end(st)
+        while not st.hand_over:
+            st.apply(next(a for a in st.legal_actions() if a.startswith("play ")))
+        (shown,) = [e for e in st.events if e["type"] == "revealed"]
+        assert (shown["seat"], sorted(shown["cards"]), shown["whole_hand"]) == (0, cards, False)
 
 
 ENVIDO_OF_THE_MANO = """\
@@ -1078,3 +1101,75 @@ def test_a_hands_worth_and_its_blindness_are_read_in_play(tmp_path) -> None:
     while not plain.hand_over:
         plain.apply(next(a for a in plain.legal_actions() if a.startswith("play ")))
     assert sorted(e["seat"] for e in plain.events if e["type"] == "hand") == [0, 1, 2, 3]
+
+
+UNDECIDED = """\
+name: casa_sin_pardas
+title: teg whose parda table forgets the hands whose first two tricks are tied
+source: "a test's own house rules"
+extends: teg
+tricks:
+  outcome: !replace
+    "A A": A
+    "A B A": A
+    "A B B": B
+    "T A": A
+    "A T": A
+    "A B T": A
+"""
+
+
+def test_a_trick_table_that_leaves_results_undecided_is_refused_when_compiled(tmp_path) -> None:
+    """teg: "Gana la mano el que gane dos bazas". A house table without "T T A" nor "T T T" decides
+    no hand whose first two tricks are tied: the game refuses to compile, naming every sequence of
+    three results left undecided, at the table's place in the house file."""
+    with pytest.raises(SpecError) as info:
+        house_game(tmp_path, UNDECIDED, {"players": 2})
+    [d] = info.value.diagnostics
+    assert (d.severity, d.path, d.loc.line) == ("error", "$.tricks.outcome", 6)
+    assert d.message.startswith("no outcome decides the trick results: T T team0, T T team1, T T T ")
+
+
+FIRST_TRICK = """\
+name: casa_primera
+title: teg where the first trick won decides the hand
+source: "a test's own house rules"
+extends: teg
+tricks:
+  outcome: !replace
+    "A": A
+    "T A": A
+    "T T A": A
+    "T T T": mano
+"""
+
+
+def test_a_hand_decided_by_its_first_trick_ends_there(tmp_path) -> None:
+    """teg: "la mano puede terminar en dos bazas y no jugarse la tercera"; a house table whose
+    pattern of one result ("A": A) decides the hand as soon as one trick is won: the mano's 1 of
+    espadas takes the first trick, and the hand is over and scored for its team."""
+    game = house_game(tmp_path, FIRST_TRICK, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal((("1e", "7o", "4c"), ("3e", "2b", "5o")))])
+    st.apply("play 1e", seat=0)
+    st.apply("play 3e", seat=1)
+    assert st.hand_over and st.score == [1, 0]
+
+
+DIVIDED_BY_ZERO = """\
+name: casa_flor_rota
+title: teg whose flor is held by a formula that divides by zero
+source: "a test's own house rules"
+extends: teg
+values:
+  flor:
+    holds: "suited(3) and 1 // 0 == 0"
+"""
+
+
+def test_a_hand_formula_that_cannot_be_evaluated_is_refused_at_its_place(tmp_path) -> None:
+    """A hand's value is compiled when the game is, folding what is constant: a division by
+    zero there is the spec's error, at the formula's line and column in the house file."""
+    with pytest.raises(SpecError) as info:
+        house_game(tmp_path, DIVIDED_BY_ZERO, {"players": 2})
+    [d] = info.value.diagnostics
+    assert (d.path, d.message, d.loc.line, d.loc.col) == ("$.values.flor.holds", "division by zero", 7, 29)
