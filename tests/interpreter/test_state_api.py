@@ -18,6 +18,7 @@ from tests.interpreter.test_house_rules import house_game
 
 from interpreter import Deal, IllegalAction, load_game
 from interpreter.engine.state import State, turns
+from interpreter.engine.tables import places
 
 README_DEAL = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
 
@@ -661,3 +662,15 @@ def test_a_refusal_names_the_call_and_the_seat_that_refused_it(game4) -> None:
         {"type": "declined", "call": "truco", "seat": 2},
         {"type": "score", "team": 1, "points": 1, "reason": "hand", "score": [0, 1]},
         {"type": "hand_over", "winner": 1, "score": [0, 1]}]
+
+
+def test_each_card_has_its_place_in_the_trick_order() -> None:
+    """The board: "1e > 1b > 7e > 7o > 3 > 2 > 1o = 1c > 12 > 11 > 10 > 7c = 7b > 6 > 5 > 4" (the
+    number its seed prints under the cards in hand): 1 the highest, cards of one tier sharing a place,
+    the places running from 1 to 14 with no gap."""
+    game = load_game("board", {"players": 2})
+    place = dict(zip(game.cards.ids, places(game.strength[None]), strict=True))
+    tiers = [["1e"], ["1b"], ["7e"], ["7o"], ["3e", "3b", "3o", "3c"], ["2e", "2b", "2o", "2c"], ["1o", "1c"],
+             ["12e", "12b", "12o", "12c"], ["11e", "11b", "11o", "11c"], ["10e", "10b", "10o", "10c"], ["7c", "7b"],
+             ["6e", "6b", "6o", "6c"], ["5e", "5b", "5o", "5c"], ["4e", "4b", "4o", "4c"]]
+    assert place == {card: k + 1 for k, tier in enumerate(tiers) for card in tier}
