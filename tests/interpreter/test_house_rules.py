@@ -1173,3 +1173,20 @@ def test_a_hand_formula_that_cannot_be_evaluated_is_refused_at_its_place(tmp_pat
         house_game(tmp_path, DIVIDED_BY_ZERO, {"players": 2})
     [d] = info.value.diagnostics
     assert (d.path, d.message, d.loc.line, d.loc.col) == ("$.values.flor.holds", "division by zero", 7, 29)
+
+
+def test_a_formula_naming_an_unknown_call_or_contest_is_refused_with_the_names_there_are(tmp_path) -> None:
+    """A rule that asks about a call or a contest the spec does not have is the spec's error, at the
+    name's place, listing the names it could have meant (or that there are none)."""
+    calls = "contraflor, contraflor_al_resto, envido, falta_envido, flor, real_envido, retruco, truco, vale_cuatro"
+    for rule, contests, message in (
+            ("called('tresillo')", "", f"called(): no call named 'tresillo'; calls: {calls}"),
+            ("in_chain('tresillo') == 0", "", f"in_chain(): no call named 'tresillo'; calls: {calls}"),
+            ("idle('chica')", "", "idle(): no contest named 'chica'; contests: envido, flor"),
+            ("idle('envido')", "contests: !replace {}\n", "idle(): no contest named 'envido'; contests: none")):
+        text = (f'name: casa_sin_nombre\ntitle: teg with a fold rule that names what is not there\nsource: "a test\'s own '
+                f'house rules"\nextends: teg\n{contests}fold:\n  when: "my_turn and {rule}"\n')
+        with pytest.raises(SpecError) as info:
+            house_game(tmp_path, text, {"players": 2})
+        [d] = info.value.diagnostics
+        assert (d.path, d.message, d.loc.line) == ("$.fold.when", message, 6 + bool(contests))

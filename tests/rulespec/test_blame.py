@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulespec.blame import parse_path, relocate
-from rulespec.errors import Diagnostic, Loc
+from rulespec.errors import Diagnostic, Loc, SpecError
 from rulespec.load import load_tree
+
+from interpreter import load_game
 
 
 def tree_of(tmp_path: Path, body: str):
@@ -48,3 +52,20 @@ def test_failing_all_the_extends_line_takes_it(tmp_path: Path) -> None:
     moved = relocate(d, tree, str(path))
     assert (moved.loc, moved.path) == (Loc(str(path), 1, 1), "$.extends")
     assert "[in the base: " in moved.message and "teg.yaml" in moved.message
+
+
+def test_a_deck_too_small_for_the_table_a_variant_widened_is_placed_at_that_option(tmp_path: Path) -> None:
+    """A house base seats `options.Mesa` players (2 or 4); a variant of it offers 14, and 14 hands of
+    3 need 42 of teg's 40 cards. The variant wrote neither the deck nor the table, only the option
+    the table's formula reads (a name with capitals), so the finding is placed there."""
+    (tmp_path / "casa_base.yaml").write_text(
+        'name: casa_base\ntitle: teg seated by a house option\nsource: "a test\'s own house rules"\nextends: teg\n'
+        "options:\n  Mesa:\n    values: [2, 4]\n    default: 2\ntable:\n  players: options.Mesa\n", encoding="utf-8")
+    variant = tmp_path / "casa.yaml"
+    variant.write_text('name: casa\ntitle: the house base for fourteen\nsource: "a test\'s own house rules"\n'
+                       "extends: casa_base.yaml\noptions:\n  Mesa:\n    values: [2, 4, 14]\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_game(str(variant), {"Mesa": 14})
+    [d] = info.value.diagnostics
+    assert (d.loc, d.path) == (Loc(str(variant), 7, 13), "$.options.Mesa.values")
+    assert d.message.startswith("the deck has 40 cards: 14 players × 3 cards need 42 [in the base: ")
