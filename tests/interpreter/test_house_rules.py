@@ -16,6 +16,14 @@ def house_game(tmp_path, text: str, options: dict):
     return load_game(str(path), options)
 
 
+def house_finding(tmp_path, text: str, options: dict):
+    """The one finding that keeps a house variant written as `text` from loading."""
+    with pytest.raises(SpecError) as info:
+        house_game(tmp_path, text, options)
+    [d] = info.value.diagnostics
+    return d
+
+
 PIEZAS = """\
 name: casa_piezas
 title: Uruguayo where a pieza in hand may annul the deal
@@ -1123,9 +1131,7 @@ def test_a_trick_table_that_leaves_results_undecided_is_refused_when_compiled(tm
     """teg: "Gana la mano el que gane dos bazas". A house table without "T T A" nor "T T T" decides
     no hand whose first two tricks are tied: the game refuses to compile, naming every sequence of
     three results left undecided, at the table's place in the house file."""
-    with pytest.raises(SpecError) as info:
-        house_game(tmp_path, UNDECIDED, {"players": 2})
-    [d] = info.value.diagnostics
+    d = house_finding(tmp_path, UNDECIDED, {"players": 2})
     assert (d.severity, d.path, d.loc.line) == ("error", "$.tricks.outcome", 6)
     assert d.message.startswith("no outcome decides the trick results: T T team0, T T team1, T T T ")
 
@@ -1169,9 +1175,7 @@ values:
 def test_a_hand_formula_that_cannot_be_evaluated_is_refused_at_its_place(tmp_path) -> None:
     """A hand's value is compiled when the game is, folding what is constant: a division by
     zero there is the spec's error, at the formula's line and column in the house file."""
-    with pytest.raises(SpecError) as info:
-        house_game(tmp_path, DIVIDED_BY_ZERO, {"players": 2})
-    [d] = info.value.diagnostics
+    d = house_finding(tmp_path, DIVIDED_BY_ZERO, {"players": 2})
     assert (d.path, d.message, d.loc.line, d.loc.col) == ("$.values.flor.holds", "division by zero", 7, 29)
 
 
@@ -1186,7 +1190,5 @@ def test_a_formula_naming_an_unknown_call_or_contest_is_refused_with_the_names_t
             ("idle('envido')", "contests: !replace {}\n", "idle(): no contest named 'envido'; contests: none")):
         text = (f'name: casa_sin_nombre\ntitle: teg with a fold rule that names what is not there\nsource: "a test\'s own '
                 f'house rules"\nextends: teg\n{contests}fold:\n  when: "my_turn and {rule}"\n')
-        with pytest.raises(SpecError) as info:
-            house_game(tmp_path, text, {"players": 2})
-        [d] = info.value.diagnostics
+        d = house_finding(tmp_path, text, {"players": 2})
         assert (d.path, d.message, d.loc.line) == ("$.fold.when", message, 6 + bool(contests))
