@@ -7,7 +7,6 @@ every problem of a spec in one run.
 from __future__ import annotations
 
 import difflib
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -51,6 +50,8 @@ from rulespec.yamlload import Located, format_path
 Path = tuple[str | int, ...]
 DECK: tuple[Path, ...] = (("ranking",), ("deck", "ranks"), ("deck", "suits"))
 """What a ranking's finding is made of: the ranking and the deck it orders."""
+CITATION = ("source", "note")
+"""Keys that cite a table rather than fill it, beside its entries."""
 
 
 class Builder:
@@ -63,10 +64,6 @@ class Builder:
         self.disabled: list[str] = []
 
     # -- access -----------------------------------------------------------------------
-
-    def _loc_of(self, path: Path, offset: int) -> Loc:
-        """Where the value at `path` starts, whatever the offset inside it."""
-        return self.tree.loc(path) or Loc("?", 0, 0)
 
     def get(self, path: Path, default: Any = None) -> Any:
         node: Any = self.tree.data
@@ -190,7 +187,7 @@ class Builder:
             taken.setdefault(name, what)
         out = []
         for alias, verb in (self.get(("verbs",)) or {}).items():
-            if alias in ("source", "note"):
+            if alias in CITATION:
                 continue
             if alias in taken:
                 self.diagnostics.append(Diagnostic("error", self.tree.key_loc(("verbs", alias)),
@@ -204,7 +201,7 @@ class Builder:
         """Display labels per language (the schema checked their shape)."""
         out = []
         for language, kinds in (self.get(("display",)) or {}).items():
-            if language in ("source", "note") or not isinstance(kinds, dict):
+            if language in CITATION or not isinstance(kinds, dict):
                 continue
             out.append((str(language), tuple((str(kind), tuple((str(k), str(v)) for k, v in (labels or {}).items()))
                                              for kind, labels in kinds.items())))
@@ -343,17 +340,15 @@ class Builder:
         p: Path = ("tricks",)
         outcomes = []
         for pattern, result in (self.get(p + ("outcome",)) or {}).items():
-            op = p + ("outcome", pattern)
-            try:
-                parsed = dsl.parse_outcome(pattern, functools.partial(self._loc_of, op), path=format_path(op))
-            except SpecError as err:
-                self.diagnostics.extend(err.diagnostics)
+            if pattern in CITATION:
                 continue
+            op = p + ("outcome", pattern)     # the schema's key pattern is the grammar's: it parses
+            parsed = dsl.parse_outcome(pattern, self.locator(op), path=format_path(op))
             outcomes.append(Outcome(tuple(parsed), str(result), self.span(op)))
         return Tricks(int(self.get(p + ("count",), 3)), str(self.get(p + ("after_tie",), "same_leader")),
                       str(self.get(p + ("partners_tie",), "team_wins")),
                       self.optional_formula(p + ("cover", "when")), bool(self.get(p + ("cover", "counts"), False)),
-                      tuple(outcomes),
+                      tuple(outcomes), self.cited(p + ("outcome",)),
                       self.cited(p), self.span(p))
 
     def stakes(self) -> Stakes:

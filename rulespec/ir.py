@@ -154,6 +154,7 @@ class Tricks:
     cover: Formula | None
     cover_counts: bool
     outcomes: tuple[Outcome, ...]
+    outcomes_cited: Cited
     cited: Cited
     span: Span
 

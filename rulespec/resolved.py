@@ -117,7 +117,7 @@ def _at(data: Any, path: NodePath) -> Any:
 def _rewritten(base: Located, tree: Located, own: str) -> list[tuple[NodePath, str]]:
     out = []
     outcome: NodePath = ("tricks", "outcome")
-    written = [k for k in _at(tree.data, outcome) if same_file(tree.locs.get(outcome + (k,)), own)]
+    written = [k for k in _at(tree.data, outcome) if k not in PROSE and same_file(tree.locs.get(outcome + (k,)), own)]
     count = _at(tree.data, ("tricks",)).get("count")
     if written and count != _at(base.data, ("tricks",)).get("count"):
         out.append((outcome, f"this file plays {count} tricks"))

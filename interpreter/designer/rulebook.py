@@ -544,6 +544,7 @@ def _tricks(book: Book) -> Iterator[Block]:
     yield Items(tuple(items))
     yield Para(t("tricks.outcomes"))
     yield Grid((t("tricks.results"), t("tricks.winner")), tuple(_outcome(t, o.pattern, o.result) for o in tr.outcomes))
+    yield from book.cite(tr.outcomes_cited)
     yield from book.worked("tricks")
     yield from book.cite(tr.cited)
 

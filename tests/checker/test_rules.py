@@ -239,3 +239,21 @@ def test_an_option_prints_its_doc_source_and_note() -> None:
     assert "[not translated, fr] Le premier tour où une carte peut être jouée face cachée. Values: 2, 1;" in block
     assert "_Note:_ [not translated, fr] Le règlement définit la carte couverte mais pas quand on peut la jouer" \
         in block
+
+
+def test_an_outcome_table_cites_its_source_and_note_under_it(tmp_path: Path) -> None:
+    """The schema lets a trick-outcome table carry `source:` and `note:` beside its patterns,
+    as every table of the spec may: they are its citation, printed under the table, and no
+    pattern of it."""
+    house = tmp_path / "cited.yaml"
+    house.write_text("extends: teg\nname: cited\ntricks:\n  outcome:\n    source: Reglamento, art. 9\n"
+                     "    note: {es: Dos bazas ganadas deciden., en: Two tricks won decide at once.}\n    \"A A\": A\n", encoding="utf-8")
+    game = load_game(str(house))
+    assert [o.pattern for o in game.spec.tricks.outcomes][:2] == [("A", "A"), ("A", "B", "A")]
+    tricks = section(render(game, language="en"), "Tricks and ties")
+    rows = table_rows(tricks[tricks.index("| Tricks |"):])
+    assert rows[:2] == [["Tricks", "The hand goes to"], ["A A", "team A (which won trick 1)"]]
+    assert len(rows) == 1 + len(game.spec.tricks.outcomes)
+    after = tricks[tricks.index("| T T T |"):]
+    assert after.index("> Source: Reglamento, art. 9") < after.index("_Note:_ Two tricks won decide at once.") \
+        < after.index("**Example 4.1**")
