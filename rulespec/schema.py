@@ -206,15 +206,17 @@ def _words(items: Any) -> str:
 def _source_for(data: Any, path: NodePath) -> str | None:
     """The `source` of the innermost mapping around `path`, to cite the rulebook clause.
 
-    The top-level `source` names the whole rulebook, not a clause, so it is not cited.
+    The top-level `source` names the whole rulebook, not a clause, so it is not cited, nor is a
+    `source` that is itself the value found wrong.
     """
     node, found = data, None
-    for part in path:
+    for i, part in enumerate(path):
         try:
             node = node[part]
         except (KeyError, IndexError, TypeError):
             break
-        found = _own_source(node) or found
+        if path[i + 1:i + 2] != ("source",):
+            found = _own_source(node) or found
     return found
 
 

@@ -269,6 +269,26 @@ def test_source_of_the_enclosing_mapping_is_cited() -> None:
     assert diag.source is None
 
 
+@pytest.mark.parametrize("text, path, want", [
+    ("options:\n  source: art. 1\n", "$.options.source", "a mapping"),
+    ("deck:\n  points:\n    source: art. 1\n", "$.deck.points.source", "an integer"),
+    ("values:\n  source: art. 1\n", "$.values.source", "a mapping"),
+    ("stakes:\n  calls:\n    source: art. 1\n", "$.stakes.calls.source", "a mapping"),
+    ("contests:\n  source: art. 1\n", "$.contests.source", "a mapping"),
+    ("contests:\n  envido:\n    calls:\n      source: art. 1\n", "$.contests.envido.calls.source", "a mapping"),
+    ("special_hands:\n  source: art. 1\n", "$.special_hands.source", "a mapping"),
+    ("annul:\n  source: art. 1\n", "$.annul.source", "a mapping"),
+])
+def test_a_map_of_named_entries_takes_no_source_of_its_own(text: str, path: str, want: str) -> None:
+    """In a map of named entries (options, calls, contests...) every key names an entry, and each
+    entry cites its own clause: `source:` there would be read as an entry's name by everything
+    that lists the entries, so it is refused at its value, which is not cited as the clause."""
+    [diag] = [d for d in errors_for(text) if d.path == path]
+    assert diag.loc == Loc("spec.yaml", text.count("\n"), text.splitlines()[-1].index("art") + 1)
+    assert diag.message == f"expected {want}, got the string 'art. 1'"
+    assert diag.source is None
+
+
 def test_several_errors_all_reported_deepest_first_then_in_order() -> None:
     text = SPEC
     text = replace_once(text, "  hand_size: 3", "  hand_size: 0")
