@@ -344,6 +344,11 @@ class Builder:
                 continue
             op = p + ("outcome", pattern)     # the schema's key pattern is the grammar's: it parses
             parsed = dsl.parse_outcome(pattern, self.locator(op), path=format_path(op))
+            if "B" in parsed and ("A" not in parsed or parsed.index("B") < parsed.index("A")):
+                self.diagnostics.append(Diagnostic(
+                    "error", self.tree.key_loc(op), format_path(op),
+                    f"the pattern {pattern!r} names B before A: A is the team that won the first trick not "
+                    "tied, so that trick is written A"))
             outcomes.append(Outcome(tuple(parsed), str(result), self.span(op)))
         return Tricks(int(self.get(p + ("count",), 3)), str(self.get(p + ("after_tie",), "same_leader")),
                       str(self.get(p + ("partners_tie",), "team_wins")),

@@ -1161,6 +1161,45 @@ def test_a_hand_decided_by_its_first_trick_ends_there(tmp_path) -> None:
     assert st.hand_over and st.score == [1, 0]
 
 
+AFTER_A_TIE = """\
+name: casa_empate
+title: teg where a tied second trick gives the hand to the team that lost the first
+source: "a test's own house rules"
+extends: teg
+tricks:
+  outcome: !replace
+    "A A": A
+    "A B A": A
+    "A B B": B
+    "A T": B
+    "A B T": A
+    "T A": A
+    "T T A": A
+    "T T T": mano
+"""
+
+
+def test_a_result_the_pattern_does_not_name_is_the_other_team(tmp_path) -> None:
+    """teg: "A is the team that won the first trick not tied, B the other team" (the rulebook's
+    words for the table): a house table's "A T": B gives the hand to the team that did not win
+    the first trick, though no trick of the pattern is B's."""
+    game = house_game(tmp_path, AFTER_A_TIE, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal((("1e", "7c", "4c"), ("3e", "7b", "5o")))])
+    for seat, card in ((0, "1e"), (1, "3e"), (0, "7c"), (1, "7b")):
+        st.apply(f"play {card}", seat=seat)
+    assert st.hand_over and st.score == [0, 1]
+
+
+@pytest.mark.parametrize("pattern", ["B A", "T B", "T T B"])
+def test_a_pattern_that_names_b_before_a_is_refused_at_its_key(tmp_path, pattern: str) -> None:
+    """A is the team of the first trick won, so a pattern whose first won trick is B's has no
+    meaning the rulebook gives it: refused at the pattern, not read as another team's A."""
+    d = house_finding(tmp_path, AFTER_A_TIE.replace('"A T": B', f'"{pattern}": B'), {"players": 2})
+    assert (d.path, d.loc.line, d.loc.col) == (f'$.tricks.outcome["{pattern}"]', 10, 5)
+    assert d.message == (f"the pattern {pattern!r} names B before A: A is the team that won the first trick "
+                         "not tied, so that trick is written A")
+
+
 DIVIDED_BY_ZERO = """\
 name: casa_flor_rota
 title: teg whose flor is held by a formula that divides by zero
