@@ -349,6 +349,9 @@ class Builder:
                     "error", self.tree.key_loc(op), format_path(op),
                     f"the pattern {pattern!r} names B before A: A is the team that won the first trick not "
                     "tied, so that trick is written A"))
+            elif str(result) in ("A", "B") and "A" not in parsed:
+                self.error(op, f"the result {result!r} names a team, but the pattern {pattern!r} has no trick won "
+                               "to say which: give the hand to mano or none")
             outcomes.append(Outcome(tuple(parsed), str(result), self.span(op)))
         return Tricks(int(self.get(p + ("count",), 3)), str(self.get(p + ("after_tie",), "same_leader")),
                       str(self.get(p + ("partners_tie",), "team_wins")),

@@ -252,11 +252,8 @@ def _decide(seq: tuple[int, ...], outcomes: Sequence[Any]) -> int | None:
             continue
         binding: dict[str, int] = {}
         if all(_bind(p, r, binding) for p, r in zip(o.pattern, seq, strict=False)):
-            if o.result in ("A", "B"):
-                if o.result not in binding:
-                    other = binding.get("A" if o.result == "B" else "B")
-                    return None if other is None else 1 - other
-                return binding[o.result]
+            if o.result in ("A", "B"):       # the builder saw to it that the pattern binds A
+                return binding[o.result] if o.result in binding else 1 - binding["A"]
             return MANO if o.result == "mano" else NOBODY
     return None
 

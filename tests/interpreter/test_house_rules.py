@@ -1179,15 +1179,16 @@ tricks:
 """
 
 
-def test_a_result_the_pattern_does_not_name_is_the_other_team(tmp_path) -> None:
+@pytest.mark.parametrize("first, won_by", [("1e", 1), ("4c", 0)])
+def test_a_result_the_pattern_does_not_name_is_the_other_team(tmp_path, first: str, won_by: int) -> None:
     """teg: "A is the team that won the first trick not tied, B the other team" (the rulebook's
     words for the table): a house table's "A T": B gives the hand to the team that did not win
-    the first trick, though no trick of the pattern is B's."""
+    the first trick, though no trick of the pattern is B's, whichever team won it."""
     game = house_game(tmp_path, AFTER_A_TIE, {"players": 2})
     st = game.new_match(seed=0, deals=[Deal((("1e", "7c", "4c"), ("3e", "7b", "5o")))])
-    for seat, card in ((0, "1e"), (1, "3e"), (0, "7c"), (1, "7b")):
+    for seat, card in ((0, first), (1, "3e"), (1 - won_by, "7c" if won_by else "7b"), (won_by, "7b" if won_by else "7c")):
         st.apply(f"play {card}", seat=seat)
-    assert st.hand_over and st.score == [0, 1]
+    assert st.hand_over and st.score[won_by] == 1 and st.score[1 - won_by] == 0
 
 
 @pytest.mark.parametrize("pattern", ["B A", "T B", "T T B"])
@@ -1198,6 +1199,18 @@ def test_a_pattern_that_names_b_before_a_is_refused_at_its_key(tmp_path, pattern
     assert (d.path, d.loc.line, d.loc.col) == (f'$.tricks.outcome["{pattern}"]', 10, 5)
     assert d.message == (f"the pattern {pattern!r} names B before A: A is the team that won the first trick "
                          "not tied, so that trick is written A")
+
+
+@pytest.mark.parametrize("pattern, result, path, col", [("T", "A", "$.tricks.outcome.T", 10),
+                                                        ("T T T", "B", '$.tricks.outcome["T T T"]', 14)])
+def test_a_result_that_names_a_team_where_no_trick_was_won_is_refused_at_its_place(tmp_path, pattern: str, result: str,
+                                                                                    path: str, col: int) -> None:
+    """A and B are named by the tricks won, so a pattern of tied tricks alone cannot give the
+    hand to either: refused at the result, with the results that can be given there."""
+    d = house_finding(tmp_path, AFTER_A_TIE.replace('"T T T": mano', f'"{pattern}": {result}'), {"players": 2})
+    assert (d.path, d.loc.line, d.loc.col) == (path, 14, col)      # at the result
+    assert d.message == (f"the result {result!r} names a team, but the pattern {pattern!r} has no trick won to say which: "
+                         "give the hand to mano or none")
 
 
 DIVIDED_BY_ZERO = """\
