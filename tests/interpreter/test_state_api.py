@@ -7,6 +7,7 @@ integer ids, `observation(seat)` the match as that seat may see it, `to_json()`/
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from tests.interpreter.test_house_rules import house_game
 
 from interpreter import Deal, IllegalAction, load_game
 from interpreter.engine.state import State, turns
-from interpreter.engine.tables import places
+from interpreter.engine.tables import hand_values, places
 
 README_DEAL = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
 
@@ -674,3 +675,22 @@ def test_each_card_has_its_place_in_the_trick_order() -> None:
              ["12e", "12b", "12o", "12c"], ["11e", "11b", "11o", "11c"], ["10e", "10b", "10o", "10c"], ["7c", "7b"],
              ["6e", "6b", "6o", "6c"], ["5e", "5b", "5o", "5c"], ["4e", "4b", "4o", "4c"]]
     assert place == {card: k + 1 for k, tier in enumerate(tiers) for card in tier}
+
+
+@pytest.mark.parametrize("name", ["teg", "uruguayo"])
+def test_a_filled_hand_value_table_holds_the_values_play_computes(name: str) -> None:
+    """`truco bench` fills every hand's value under every turned card before it times play
+    (`HandValues.fill`); what it fills is what play computes one hand at a time, with or
+    without a turned card (uruguayo turns one, teg none; two of uruguayo's turned cards keep it
+    short)."""
+    game = load_game(name)
+    views = {turned: game.views[turned] for turned in list(game.views)[:2]}
+    filled = hand_values(game.spec, game.cards, views)
+    for table in filled.values():
+        table.fill(len(game.cards), game.hand_size)
+    lazy = hand_values(game.spec, game.cards, views)
+    hands = list(itertools.combinations(range(len(game.cards)), game.hand_size))[::97]
+    for value, table in filled.items():
+        for turned in views:
+            assert [table(h, turned) for h in hands if turned not in h] \
+                == [lazy[value](h, turned) for h in hands if turned not in h]
