@@ -1213,6 +1213,34 @@ def test_a_result_that_names_a_team_where_no_trick_was_won_is_refused_at_its_pla
                          "give the hand to mano or none")
 
 
+SUITED_WITH_TRUMPS = """\
+name: casa_palos
+title: uruguayo whose envido and flor count the piezas in their own suit
+source: "a test's own house rules"
+extends: uruguayo
+values:
+  envido:
+    formula: "best_suited(2)"
+  flor:
+    holds: "suited(3)"
+"""
+
+
+@pytest.mark.parametrize("hand, envido, flor", [
+    (("5e", "6e", "3c"), 34, None),      # the pieza 5 (28) pairs with the 6 of its suit
+    (("5e", "6e", "3e"), 34, 37),        # three of a suit, the pieza among them: a flor
+    (("4c", "5o", "6b"), 0, None),       # no two of a suit
+])
+def test_suited_and_best_suited_count_the_trumps_in_their_suit(tmp_path, hand, envido, flor) -> None:
+    """The hand functions `suited(n)` and `best_suited(n)` take every card by its suit, a
+    trump too; `suited_plain` and `best_suited_plain` (uruguayo's own) leave the trumps out,
+    and `best_suited` of a hand without n of a suit is 0. Muestra: the 1 de espada."""
+    game = house_game(tmp_path, SUITED_WITH_TRUMPS, {"players": 2})
+    ids = game.cards.ids
+    cards, turned = tuple(ids.index(c) for c in hand), ids.index("1e")
+    assert (game.values["envido"](cards, turned), game.values["flor"](cards, turned)) == (envido, flor)
+
+
 DIVIDED_BY_ZERO = """\
 name: casa_flor_rota
 title: teg whose flor is held by a formula that divides by zero
