@@ -63,6 +63,14 @@ def test_replace_leaves_no_survivor(tmp_path: Path) -> None:
     assert not [f for f in report.findings if "survive beside" in f.diagnostic.message]
 
 
+def test_a_citation_of_the_base_patterns_is_no_rewrite_of_them(tmp_path: Path) -> None:
+    """A five-trick variant that only cites the outcome table writes no pattern of its own, so
+    no base pattern survives beside one."""
+    path = variant(tmp_path, "tricks:\n  count: 5\n  outcome:\n    source: Reglamento, art. 9\n")
+    report = diagnose(str(path), exhaustive=False, fixed={"players": 2, "target": 30, "flor": False})
+    assert not [f for f in report.findings if "survive beside" in f.diagnostic.message]
+
+
 def test_a_ladder_of_new_calls_beside_the_base_ladder_is_named(tmp_path: Path) -> None:
     path = variant(tmp_path, "stakes:\n  calls:\n    seis: {worth: 6}\n    nueve: {worth: 9}\n")
     report = diagnose(str(path), exhaustive=False, fixed={"players": 2, "target": 30, "flor": False})
