@@ -1191,6 +1191,34 @@ def test_a_result_the_pattern_does_not_name_is_the_other_team(tmp_path, first: s
     assert st.hand_over and st.score[won_by] == 1 and st.score[1 - won_by] == 0
 
 
+SPLIT_VOID = """\
+name: casa_partida
+title: teg where a hand whose first two tricks are split goes to nobody
+source: "a test's own house rules"
+extends: teg
+tricks:
+  outcome: !replace
+    "A B": none
+    "A A": A
+    "A T": A
+    "T A": A
+    "T T A": A
+    "T T T": mano
+"""
+
+
+@pytest.mark.parametrize("led, answered, score", [("4c", "7o", [0, 0]), ("7c", "5o", [1, 0])])
+def test_a_and_b_are_never_one_team(tmp_path, led: str, answered: str, score: list[int]) -> None:
+    """A and B stand for the two teams, so "A B" matches only tricks won by each team in turn:
+    two tricks won by the mano's team pass over the house table's first line ("A B": none) to
+    its second ("A A": A); split ones are decided by the first, and nobody scores."""
+    game = house_game(tmp_path, SPLIT_VOID, {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal((("1e", "7c", "4c"), ("3e", "7o", "5o")))])
+    for seat, card in ((0, "1e"), (1, "3e"), (0, led), (1, answered)):
+        st.apply(f"play {card}", seat=seat)
+    assert st.hand_over and st.score == score
+
+
 @pytest.mark.parametrize("pattern", ["B A", "T B", "T T B"])
 def test_a_pattern_that_names_b_before_a_is_refused_at_its_key(tmp_path, pattern: str) -> None:
     """A is the team of the first trick won, so a pattern whose first won trick is B's has no
