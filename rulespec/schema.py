@@ -49,6 +49,7 @@ def partial_schema(schema: dict[str, Any]) -> dict[str, Any]:
 def _nullable(node: Any) -> Any:
     return {"anyOf": [{"type": "null"}, node]} if isinstance(node, dict) and node else node
 
+
 _VALIDATOR = Draft202012Validator(SCHEMA)
 
 _TYPE_WORDS = {
