@@ -227,7 +227,7 @@ TIE = "T"
 def decide(seq: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
     """Whether a pattern (A, B, T) matches a sequence of results (team numbers as text, T).
 
-    A binds to whichever team it first meets, B to the other (spec-language.md, Tricks)."""
+    A is the team of the first trick won, B the other (spec-language.md, Tricks)."""
     if len(seq) != len(pattern):
         return False
     binding: dict[str, str] = {}
