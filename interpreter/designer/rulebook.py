@@ -703,6 +703,10 @@ def _schedule(book: Book) -> Iterator[Block]:
         yield Para(t("schedule.stops"))
     yield Para(t("schedule.teams"))
     yield from book.cite(sched.cited)
+    for f in sched.formats:
+        if f.cited.source or f.cited.note:
+            yield Para(f"**{said(f.name)}**")
+            yield from book.cite(f.cited)
 
 
 def _fold_and_more(book: Book) -> Iterator[Block]:

@@ -244,9 +244,10 @@ def test_an_option_prints_its_doc_source_and_note() -> None:
 def test_an_outcome_table_cites_its_source_and_note_under_it(tmp_path: Path) -> None:
     """The schema lets a trick-outcome table carry `source:` and `note:` beside its patterns,
     as every table of the spec may: they are its citation, printed under the table, and no
-    pattern of it."""
+    pattern of it. A note written once, in the spec's language (teg's Spanish), is printed marked
+    as borrowed in an English rulebook."""
     house = tmp_path / "cited.yaml"
-    house.write_text("extends: teg\nname: cited\ntricks:\n  outcome:\n    source: Reglamento, art. 9\n"
+    house.write_text("extends: teg\nname: cited\ntricks:\n  note: Nota de la casa.\n  outcome:\n    source: Reglamento, art. 9\n"
                      "    note: {es: Dos bazas ganadas deciden., en: Two tricks won decide at once.}\n    \"A A\": A\n", encoding="utf-8")
     game = load_game(str(house))
     assert [o.pattern for o in game.spec.tricks.outcomes][:2] == [("A", "A"), ("A", "B", "A")]
@@ -256,4 +257,14 @@ def test_an_outcome_table_cites_its_source_and_note_under_it(tmp_path: Path) -> 
     assert len(rows) == 1 + len(game.spec.tricks.outcomes)
     after = tricks[tricks.index("| T T T |"):]
     assert after.index("> Source: Reglamento, art. 9") < after.index("_Note:_ Two tricks won decide at once.") \
-        < after.index("**Example 4.1**")
+        < after.index("**Example 4.1**") < after.index("_Note:_ [not translated, es] Nota de la casa.")
+
+
+def test_a_hand_format_cites_its_source_under_the_schedule(tmp_path: Path) -> None:
+    """Each hand format of a schedule may cite its own clause, printed under the schedule's."""
+    house = tmp_path / "formats.yaml"
+    house.write_text("extends: uruguayo\nname: formats\nschedule:\n  formats:\n    - name: redondilla\n"
+                     "      seats: all\n      source: Reglamento, la redonda\n    - name: pico_a_pico\n"
+                     "      seats: facing\n", encoding="utf-8")
+    text = render(load_game(str(house), {"players": 6, "pico_a_pico": "malas"}), language="en")
+    assert "**redondilla**\n\n> Source: Reglamento, la redonda" in text
