@@ -1179,16 +1179,19 @@ tricks:
 """
 
 
-@pytest.mark.parametrize("first, won_by", [("1e", 1), ("4c", 0)])
-def test_a_result_the_pattern_does_not_name_is_the_other_team(tmp_path, first: str, won_by: int) -> None:
-    """teg: "A is the team that won the first trick not tied, B the other team" (the rulebook's
-    words for the table): a house table's "A T": B gives the hand to the team that did not win
-    the first trick, though no trick of the pattern is B's, whichever team won it."""
+@pytest.mark.parametrize("plays, score", [
+    (((0, "1e"), (1, "3e"), (0, "7c"), (1, "7b")), [0, 1]),     # seat 0 wins the first trick
+    (((0, "4c"), (1, "3e"), (1, "7b"), (0, "7c")), [1, 0]),     # seat 1 wins it
+])
+def test_a_result_the_pattern_does_not_name_is_the_other_team(tmp_path, plays, score: list[int]) -> None:
+    """"A is the team that won the first trick not tied, B the other team" (the generated
+    rulebook's words for the table): a house table's "A T": B gives the hand to the team that
+    did not win the first trick, though no trick of the pattern is B's, whichever team won it."""
     game = house_game(tmp_path, AFTER_A_TIE, {"players": 2})
     st = game.new_match(seed=0, deals=[Deal((("1e", "7c", "4c"), ("3e", "7b", "5o")))])
-    for seat, card in ((0, first), (1, "3e"), (1 - won_by, "7c" if won_by else "7b"), (won_by, "7b" if won_by else "7c")):
+    for seat, card in plays:
         st.apply(f"play {card}", seat=seat)
-    assert st.hand_over and st.score[won_by] == 1 and st.score[1 - won_by] == 0
+    assert st.hand_over and st.score == score
 
 
 SPLIT_VOID = """\
