@@ -333,6 +333,12 @@ class Book:
         if cited.note:
             yield Para(self.t("note", text=self.wording(cited.note)))
 
+    def cite_part(self, title: str, cited: Cited) -> Iterator[Block]:
+        """The citation of one part of an article (a call, a hand format), under its name."""
+        if cited.source or cited.note:
+            yield Para(f"**{title}**")
+            yield from self.cite(cited)
+
     def wording(self, text: Wording) -> str:
         """A note or doc in the book's language; failing that, the first the spec wrote (its own
         language's), marked with the language it is in: a reader sees it was not translated."""
@@ -565,9 +571,7 @@ def _stakes(book: Book) -> Iterator[Block]:
     yield from book.worked("stakes")
     yield from book.cite(st.cited)
     for c in st.calls:
-        if c.cited.source or c.cited.note:
-            yield Para(f"**{book.call_words(c.name)}**")
-            yield from book.cite(c.cited)
+        yield from book.cite_part(book.call_words(c.name), c.cited)
 
 
 def _contest_rules(book: Book, c: Contest) -> list[str]:
@@ -661,9 +665,7 @@ def _contest(book: Book, c: Contest, table: Payoffs, only: str | None = None) ->
     yield from book.worked(f"contest:{c.name}")
     yield from book.cite(c.cited)
     for call in c.calls:
-        if call.cited.source or call.cited.note:
-            yield Para(f"**{book.call_words(call.name)}**")
-            yield from book.cite(call.cited)
+        yield from book.cite_part(book.call_words(call.name), call.cited)
 
 
 def _chain_row(book: Book, ch: Chain) -> tuple[str, str, str]:
@@ -704,9 +706,7 @@ def _schedule(book: Book) -> Iterator[Block]:
     yield Para(t("schedule.teams"))
     yield from book.cite(sched.cited)
     for f in sched.formats:
-        if f.cited.source or f.cited.note:
-            yield Para(f"**{said(f.name)}**")
-            yield from book.cite(f.cited)
+        yield from book.cite_part(said(f.name), f.cited)
 
 
 def _fold_and_more(book: Book) -> Iterator[Block]:
