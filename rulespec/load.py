@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -101,12 +100,6 @@ class SpecSource:
             value = coerce(value, decl)
             out[name] = value
         return out
-
-    def combinations(self) -> Iterator[dict[str, OptionValue]]:
-        """Every combination of option values (the checker walks them all)."""
-        names = [o.name for o in self.options]
-        for values in itertools.product(*(o.values for o in self.options)):
-            yield dict(zip(names, values, strict=False))
 
     def build(self, chosen: Mapping[str, object] | None = None) -> Spec:
         options = self.resolve(chosen)

@@ -1,10 +1,12 @@
 """Shared fixtures: the bundled specs and every option combination they offer."""
 from __future__ import annotations
 
+import math
 import os
 
 from hypothesis import settings
 
+from rulespec.ir import OptionDecl
 from rulespec.load import bundled_names, open_spec
 
 # Hypothesis draws its examples from a fixed seed unless asked otherwise, so a failure in CI
@@ -16,17 +18,30 @@ settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def nth_combination(options: tuple[OptionDecl, ...], n: int) -> dict[str, object]:
+    """The n-th combination of option values in the order of `itertools.product` (the last
+    option varies fastest), found without listing the ones before it."""
+    picked = []
+    for decl in reversed(options):
+        n, i = divmod(n, len(decl.values))
+        picked.append((decl.name, decl.values[i]))
+    return dict(reversed(picked))
+
+
 def option_sets(limit_per_spec: int = 64) -> list[tuple[str, dict[str, object]]]:
-    """(spec, options) for every bundled spec: each option value at least once, then more combinations."""
+    """(spec, options) for every bundled spec: every `stride`-th combination, then for each
+    value not yet used the first combination that uses it. The combinations are counted, never
+    listed: reglamento alone has millions."""
     out = []
     for name in bundled_names():
-        source = open_spec(name)
-        combos = list(source.combinations())
-        chosen = combos[:: max(1, len(combos) // limit_per_spec)]
-        for decl in source.options:          # every single value is covered whatever the stride
-            for value in decl.values:
+        options = open_spec(name).options
+        sizes = [len(o.values) for o in options]
+        total = math.prod(sizes)
+        chosen = [nth_combination(options, n) for n in range(0, total, max(1, total // limit_per_spec))]
+        for k, decl in enumerate(options):   # every single value is covered whatever the stride
+            for i, value in enumerate(decl.values):
                 if not any(c[decl.name] == value for c in chosen):
-                    chosen.append(next(c for c in combos if c[decl.name] == value))
+                    chosen.append(nth_combination(options, i * math.prod(sizes[k + 1:])))
         out += [(name, c) for c in chosen]
     return out
 

@@ -26,6 +26,12 @@ def results(path: Path) -> tuple[CaseResult, ...]:
     return tuple(run_file(path))
 
 
+@functools.cache
+def cases(path: Path) -> tuple[dict, ...]:
+    """The file's cases as written, read once: the meta-tests below read them case by case."""
+    return tuple(load_yaml_file(path).data["cases"])
+
+
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_case_file(path: Path) -> None:
     try:
@@ -48,7 +54,7 @@ ABOUT_TURNS = ("turn", "order", "answer", "wait", "speak", "lead", "asked", "man
 
 def _rejects(path: Path):
     """(case name, step, reject node) for every reject step in the file."""
-    for case in load_yaml_file(path).data["cases"]:
+    for case in cases(path):
         for step, node in enumerate(case.get("actions") or [], start=1):
             if isinstance(node, dict) and "reject" in node:
                 yield str(case.get("name")), step, node
@@ -96,7 +102,7 @@ def _settles(st) -> bool:
 
 
 def _last_expect(path: Path, name: str) -> dict:
-    for case in load_yaml_file(path).data["cases"]:
+    for case in cases(path):
         if case.get("name") == name:
             steps = case.get("actions") or []
             last = steps[-1] if steps else None
@@ -105,7 +111,7 @@ def _last_expect(path: Path, name: str) -> dict:
 
 
 def _mid_hand_reason(path: Path, name: str) -> str | None:
-    for case in load_yaml_file(path).data["cases"]:
+    for case in cases(path):
         if case.get("name") == name:
             return case.get("mid_hand")
     return None
@@ -156,7 +162,7 @@ def test_a_case_that_stops_after_a_contest_is_caught(tmp_path: Path) -> None:
     """The rule above reads the case: one that stops once the envido is paid is flagged, one
     whose last step expects the hand's end and score is not, and `mid_hand:` excuses it."""
     def reason(text: str) -> str | None:
-        path = tmp_path / "case.yaml"
+        path = tmp_path / f"case{len(list(tmp_path.iterdir()))}.yaml"     # a new file: cases are read once
         path.write_text(text, encoding="utf-8")
         result = run_file(path)[0]
         assert result.passed, result.message

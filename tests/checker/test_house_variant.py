@@ -8,6 +8,7 @@ from typing import Any
 
 from rulespec.yamlload import load_yaml
 
+from interpreter.cli import available_cores
 from interpreter.designer.check import diagnose
 from interpreter.designer.rulebook import render
 from interpreter.engine.game import load_game
@@ -24,7 +25,7 @@ def test_example_loads_with_its_options() -> None:
 
 
 def test_example_checks_clean() -> None:
-    report = diagnose(str(EXAMPLE))
+    report = diagnose(str(EXAMPLE), jobs=available_cores())
     assert [str(f.diagnostic) for f in report.findings] == []
     # 3 table sizes x 3 targets x flor x teg's falta reading x tres_pardas: 72 combinations, more than
     # the checker takes whole, so every pair of option values is checked

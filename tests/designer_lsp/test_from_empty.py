@@ -61,11 +61,17 @@ def test_a_house_variant_from_an_empty_file_by_completion_alone(tmp_path):
     assert any(d.code == "schema" for d in seen[0])
     assert sum(1 for diags in seen if any(d.severity == lsp.DiagnosticSeverity.Error for d in diags)) > 5
     assert "falta_envido: {accept: total,\n        after: [envido,\n          real_envido]}" in text
+    assert_checks_clean(house, text)
+
+
+def assert_checks_clean(house, text: str) -> None:
+    """`truco check` finds nothing in the file as written. Its exhaustive pass is left out: the
+    first test's save runs it through the editor, and tests/checker walks every bundled spec."""
     house.write_text(text, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "interpreter", "check", str(house)], env=env, cwd=str(ROOT),
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run([sys.executable, "-m", "interpreter", "check", "--no-explore", str(house)], env=env,
+                          cwd=str(ROOT), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and done.stdout.startswith("ok "), done.stdout + done.stderr
 
 
 # A table of four that plays with flor: each step here found a gap the server had (a condition
@@ -122,9 +128,4 @@ def test_a_table_of_four_with_flor_from_an_empty_file(tmp_path):
         assert await e.change(house, "[ancho, ancho]", "[ancho, siete]") == []
         return e.texts[house.resolve().as_uri()]
 
-    text = session(body, timeout=600)
-    house.write_text(text, encoding="utf-8")        # the whole checker, as on save
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "interpreter", "check", str(house)], env=env, cwd=str(ROOT),
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert_checks_clean(house, session(body, timeout=600))
