@@ -92,7 +92,7 @@ class Editor:
         uri = path.resolve().as_uri()
         self.diagnostics.pop(uri, None)
         self.client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
-        return await self.wait(uri, any_version=True)
+        return await self.wait(uri, any_version=True, timeout=600)    # the whole checker: minutes on a busy machine
 
     async def wait(self, uri: str, any_version: bool = False, timeout: float = 60) -> list[lsp.Diagnostic]:
         loop = asyncio.get_running_loop()
