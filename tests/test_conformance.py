@@ -101,20 +101,19 @@ def _settles(st) -> bool:
                for e in hand)
 
 
+def _case(path: Path, name: str) -> dict:
+    """The case of that name as written ({} when there is none)."""
+    return next((case for case in cases(path) if case.get("name") == name), {})
+
+
 def _last_expect(path: Path, name: str) -> dict:
-    for case in cases(path):
-        if case.get("name") == name:
-            steps = case.get("actions") or []
-            last = steps[-1] if steps else None
-            return last["expect"] if isinstance(last, dict) and "expect" in last else {}
-    return {}
+    steps = _case(path, name).get("actions") or []
+    last = steps[-1] if steps else None
+    return last["expect"] if isinstance(last, dict) and "expect" in last else {}
 
 
 def _mid_hand_reason(path: Path, name: str) -> str | None:
-    for case in cases(path):
-        if case.get("name") == name:
-            return case.get("mid_hand")
-    return None
+    return _case(path, name).get("mid_hand")
 
 
 def _unfinished_reason(path: Path, r: CaseResult) -> str | None:
