@@ -276,14 +276,16 @@ def test_the_database_file_is_readable_by_its_owner_only(tmp_path) -> None:
 
 # -- limits -------------------------------------------------------------------------------
 
-def test_match_creation_is_rate_limited_per_client_with_retry_after(client) -> None:
+def test_match_creation_is_rate_limited_per_client_with_retry_after(db) -> None:
     burst = int(Limits().creations_burst)
-    answers = [client.post("/api/matches", json={"spec": "teg"}) for _ in range(burst + 10)]
-    assert [r.status_code for r in answers[:burst]] == [201] * burst
-    for r in answers[burst:]:
-        refused(r, 429, "rate_limited")
-        assert int(r.headers["retry-after"]) >= 1
-    assert len(client.app.state.book.matches) == burst
+    # one creation in 1,000 s: none comes back while the test runs, however slow the machine
+    with default_client(db, creations_per_second=0.001) as client:
+        answers = [client.post("/api/matches", json={"spec": "teg"}) for _ in range(burst + 10)]
+        assert [r.status_code for r in answers[:burst]] == [201] * burst
+        for r in answers[burst:]:
+            refused(r, 429, "rate_limited")
+            assert int(r.headers["retry-after"]) >= 1
+        assert len(client.app.state.book.matches) == burst
 
 
 def test_requests_are_rate_limited_per_client(db) -> None:
@@ -399,18 +401,19 @@ def test_an_idle_stream_is_closed_and_one_kept_alive_is_not(db) -> None:
         assert error["code"] == "idle" and closed.value.code == 4408
 
 
-def test_a_stream_flooded_with_messages_is_closed(client) -> None:
-    made = made_match(client)
-    with client.websocket_connect(f"{WS}/api/matches/{made['match']}/events") as ws:
-        ws.send_json({"token": made["tokens"]["0"]})
-        ws.receive_json()
-        for _ in range(int(Limits().stream_messages_burst) + 1):
-            ws.send_text("{}")
-        error = ws.receive_json()["error"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_text()
-    assert (error["code"], closed.value.code) == ("rate_limited", 4429)
-    assert client.app.state.book.streams == 0
+def test_a_stream_flooded_with_messages_is_closed(db) -> None:
+    with default_client(db, stream_messages_per_second=0.001) as client:
+        made = made_match(client)
+        with client.websocket_connect(f"{WS}/api/matches/{made['match']}/events") as ws:
+            ws.send_json({"token": made["tokens"]["0"]})
+            ws.receive_json()
+            for _ in range(int(Limits().stream_messages_burst) + 1):
+                ws.send_text("{}")
+            error = ws.receive_json()["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_text()
+        assert (error["code"], closed.value.code) == ("rate_limited", 4429)
+        assert client.app.state.book.streams == 0
 
 
 @pytest.mark.parametrize("address,client", [
@@ -431,14 +434,14 @@ def test_a_stream_must_say_hello_in_time(db) -> None:
 
 # -- signals ------------------------------------------------------------------------------
 
-def _partner_signals(db: str, tmp_path) -> TestClient:
+def _partner_signals(db: str, tmp_path, **limits: Any) -> TestClient:
     spec = tmp_path / "quiet.yaml"
     spec.write_text("extends: reglamento\nname: quiet\nsignals: {verb: sena, names: [tres], to: partners}\n")
-    return TestClient(create_app(db, [str(spec)]), base_url=HOST)
+    return TestClient(create_app(db, [str(spec)], settings=Settings(limits=Limits(**limits))), base_url=HOST)
 
 
 def test_signals_are_rate_limited_per_seat(db, tmp_path) -> None:
-    with _partner_signals(db, tmp_path) as c:
+    with _partner_signals(db, tmp_path, signals_per_second=0.001) as c:
         made = made_match(c, "quiet", options={"players": 4})
         url = f"/api/matches/{made['match']}/actions"
         burst = int(Limits().signals_burst)
