@@ -100,18 +100,11 @@ class Builder:
         return lambda offset: tree.locate_in(path, offset)
 
     def formula(self, path: Path, default: Any = None) -> Formula:
-        """Parse the formula at `path`; a missing one falls back to `default`."""
+        """Parse the formula at `path`; a missing one falls back to `default`. The type check has
+        parsed every formula of the spec before it is built, so this one parses."""
         value = self.get(path, default)
-        if value is None:
-            value = default
         locate = self.locator(path)
-        text = value if isinstance(value, str) else _literal(value)
-        try:
-            expr = dsl.parse_value(value, locate, path=format_path(path))
-        except SpecError as err:
-            self.diagnostics.extend(err.diagnostics)
-            expr = dsl.parse_value(0, locate, path=format_path(path))
-        return Formula(expr, text, self.span(path), locate)
+        return Formula(dsl.parse_value(value, locate, path=format_path(path)), _literal(value), self.span(path), locate)
 
     def optional_formula(self, path: Path) -> Formula | None:
         return None if self.get(path) is None else self.formula(path)
@@ -489,6 +482,7 @@ class Builder:
 
 
 def _literal(value: Any) -> str:
+    """A formula's text as its spec writes it: YAML's true/false, not Python's."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulespec.load import bundled_names
 
@@ -118,6 +119,9 @@ def test_sections_cite_their_sources() -> None:
     game = load_game("teg")
     text = english("teg")
     spec = game.spec
+    # the head names the rulebook the whole spec encodes, as its `source:` writes it
+    written = yaml.safe_load((Path(__file__).resolve().parents[2] / "specs" / "teg.yaml").read_text())["source"]
+    assert text.split("\n")[2] == f"_This rulebook encodes:_ {written}"
     for title, source in (("Players and cards", spec.deck.cited.source), ("Tricks and ties", spec.tricks.cited.source),
                           ("Raising the stake", spec.stakes.cited.source),
                           ("The envido: calls and what they pay", spec.contests[0].cited.source),

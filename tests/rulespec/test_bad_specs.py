@@ -80,6 +80,9 @@ SINGLE: dict[str, tuple[int, int, str, str]] = {
     # inferred from the values when `type:` is not written)": a value of another type, at the list.
     "option_values_mixed": (5, 18, "$.options.flor.values",
                             "the allowed values must all be of type bool, not ['both']"),
+    # A formula of options alone (the target) is evaluated when the spec is built: one that
+    # cannot be is refused at the operator that fails, in the file that wrote it.
+    "constant_division_by_zero": (5, 12 + len("options.target "), "$.match.target", "division by zero"),
     # The file is a copy of specs/teg.yaml with `hand_size` indented by one space instead of two.
     "malformed_indent": (30, 2, "$",
                          "YAML syntax error: expected <block end>, but found '<block mapping start>' "
