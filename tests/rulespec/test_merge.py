@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rulespec.errors import Loc
+from rulespec.load import load_spec
 from rulespec.merge import extend, graft, merge, subtree
 from rulespec.yamlload import load_yaml
 
@@ -142,6 +143,18 @@ def test_extend_drops_what_is_never_inherited() -> None:
     assert result.data["extends"] == "base"
     assert result.data["deck"] == {"suits": ["e", "b", "o", "c"], "hand_size": 4}
     assert not any(loc.file == "base.yaml" for path, loc in result.locs.items() if path[:1] == ("title",))
+
+
+@pytest.mark.parametrize("written,name,title", [
+    ("", "", ""), ("name: mine\n", "mine", "mine"), ("name: mine\ntitle: My truco\n", "mine", "My truco"),
+])
+def test_a_built_variant_is_named_and_titled_by_what_it_writes(tmp_path, written, name, title) -> None:
+    """spec-language.md: "`name`, `title` and `source` are never inherited"; a spec without a
+    `title` is titled by its `name`."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(f"extends: teg\n{written}", encoding="utf-8")
+    spec = load_spec(str(path))
+    assert (spec.name, spec.title, spec.source) == (name, title, None)
 
 
 def test_when_entry_via_subtree() -> None:
