@@ -164,15 +164,15 @@ class Builder:
         """Calls, annulments and the signal verb name actions, so each name is one action's;
         an alias that takes such a name would hide the action."""
         taken = {v: "the verb" for v in COMMON_VERBS + CARD_VERBS}
-        named: list[tuple[Path, str]] = [(("stakes", "calls", n), "the call")
-                                         for n in self.get(("stakes", "calls")) or {}]
-        for name, node in (self.get(("contests",)) or {}).items():
-            named += [(("contests", name, "calls", n), "the call") for n in (node.get("calls") or {})]
-        named += [(("annul", n), "the annulment") for n in self.get(("annul",)) or {}]
-        if self.get(("signals",)) is not None:
-            named.append((("signals", "verb"), "the signal verb"))
-        for path, what in named:
-            name = str(path[-1]) if path[-1] != "verb" else str(self.get(path, "signal"))
+        named: list[tuple[Path, str, str]] = [(("stakes", "calls", n), n, "the call")
+                                              for n in self.get(("stakes", "calls")) or {}]
+        for contest, node in (self.get(("contests",)) or {}).items():
+            named += [(("contests", contest, "calls", n), n, "the call") for n in (node.get("calls") or {})]
+        named += [(("annul", n), n, "the annulment") for n in self.get(("annul",)) or {}]
+        signals = self.get(("signals",))
+        if signals is not None:
+            named.append((("signals", "verb"), str(signals["verb"]), "the signal verb"))
+        for path, name, what in named:
             if name in taken:
                 self.diagnostics.append(Diagnostic("error", self.tree.key_loc(path), format_path(path),
                                                    f"{what} {name!r} takes the name of {taken[name]} {name!r}: "
