@@ -453,7 +453,7 @@ class Builder:
         node = self.get(p)
         if node is None:
             return None
-        return Signals(str(node.get("verb", "signal")), tuple(str(n) for n in node.get("names", [])),
+        return Signals(str(node["verb"]), tuple(str(n) for n in node["names"]),            # both required
                        str(node.get("to", "table")), self.cited(p), self.span(p))
 
     def schedule(self, table: Table) -> Schedule | None:

@@ -1,0 +1,97 @@
+"""What the builder refuses once the schema and the type check have passed: a deck, a card
+order, trumps, a table, contests, a schedule or a target that cannot make a game. Each is
+reported as `file:line:col at $.path: message` (README, "Check it") in the variant that caused
+it, the base's place added when the finding is about the base's node (rulespec/blame.py); a key
+the variant removed (`~`) is reported at the variant's `extends:` line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulespec.errors import SpecError
+from rulespec.load import open_spec
+
+REMOVED = (1, 1, "$.extends")       # where a finding about a key the variant removed is read
+
+CASES: dict[str, tuple[str, str, dict[str, object], tuple[int, int, str], str]] = {
+    # deck: "points: the value of each rank for the envido": every rank has one, and only ranks
+    "a rank without a point value": (
+        "teg", "deck:\n  points: {1: ~}\n", {}, REMOVED, "rank '1' has no point value"),
+    "a point value for no rank": (
+        "teg", "deck:\n  points: {13: 10}\n", {}, (4, 16, '$.deck.points["13"]'),
+        "'13' is not a rank of the deck ['1', '2', '3', '4', '5', '6', '7', '10', '11', '12']"),
+    "a figure that is no rank": (
+        "teg", "deck:\n  figures: [10, 13]\n", {}, (4, 12, "$.deck.figures"), "figure '13' is not a rank of the deck"),
+    "no ranking": ("teg", "ranking: ~\n", {}, REMOVED, "the spec needs a ranking"),
+    # turned: a next_rank trump follows the turned card's rank in `cycle`, its suits in `suits`
+    "a trump suit order without a suit": (
+        "paulista", "turned:\n  trumps:\n    suits: 'd < s < h'\n", {}, (5, 12, "$.turned.trumps.suits"),
+        "the trump suit order must name each suit ['d', 's', 'h', 'c'] once"),
+    "a next_rank trump without its cycle": (
+        "paulista", "turned:\n  trumps:\n    cycle: ~\n", {}, REMOVED, "a next_rank trump needs the rank cycle"),
+    "a cycle without a rank": (
+        "paulista", "turned:\n  trumps:\n    cycle: [4, 5, 6, 7, Q, J, K, A, 2]\n", {}, (5, 12, "$.turned.trumps.cycle"),
+        "the cycle leaves out 3: with such a card turned, no rank follows it"),
+    "a cycle with a rank twice": (
+        "paulista", "turned:\n  trumps:\n    cycle: [4, 5, 6, 7, Q, J, K, A, 2, 3, 4]\n", {},
+        (5, 12, "$.turned.trumps.cycle"), "the cycle lists 4 more than once"),
+    "a cycle naming no rank of the deck": (
+        "paulista", "turned:\n  trumps:\n    cycle: [4, 5, 6, 7, Q, J, K, A, 2, 3, 9]\n", {},
+        (5, 12, "$.turned.trumps.cycle"), "'9' is not a rank of the deck"),
+    "a same_suit trump without its ranks": (
+        "uruguayo", "turned:\n  trumps:\n    ranks: ~\n    points: ~\n", {}, REMOVED,
+        "a same_suit trump needs its ranks, strongest first"),
+    "a substitute that is no rank": (
+        "uruguayo", "turned:\n  trumps:\n    substitute: 13\n", {}, (5, 17, "$.turned.trumps.substitute"),
+        "'13' is not a rank of the deck"),
+    "a trump point value for no rank": (
+        "uruguayo", "turned:\n  trumps:\n    points: {13: 30}\n", {}, (5, 18, '$.turned.trumps.points["13"]'),
+        "'13' is not a rank of the deck"),
+    # table: two alternating teams
+    "three teams": (
+        "teg", "table:\n  teams: 3\n", {}, (4, 10, "$.table.teams"),
+        "a table has exactly 2 teams: a call is answered by the other team, and a fold, a lost match and a "
+        "decided hand score for it; got 3"),
+    "an odd table": ("teg", "table:\n  players: 3\n", {}, (4, 12, "$.table.players"),
+                     "3 players cannot sit in 2 alternating teams"),
+    # contests: `after` names calls of the same contest; a declaration needs what scores it unanswered
+    "an answer to a misspelt call": (
+        "teg", "contests:\n  envido:\n    calls:\n      real_envido: {after: [envdo]}\n", {},
+        (6, 28, "$.contests.envido.calls.real_envido.after"),
+        "'envdo' is not a call of contest 'envido' (did you mean 'envido'?)"),
+    "an answer to an unknown call": (
+        "teg", "contests:\n  envido:\n    calls:\n      real_envido: {after: [xyzzy]}\n", {},
+        (6, 28, "$.contests.envido.calls.real_envido.after"), "'xyzzy' is not a call of contest 'envido'"),
+    "a declaration nothing scores unanswered": (
+        "teg", "contests:\n  envido:\n    calls:\n      envido: {declare: true}\n", {},
+        (6, 25, "$.contests.envido.calls.envido.declare"),
+        "contest 'envido' has declarations (declare: true) but no `unraised:` rule saying what a declaration "
+        "nobody answers scores"),
+    "a contest over no hand value": (
+        "teg", "contests:\n  envido:\n    value: nope\n", {}, (5, 12, "$.contests.envido.value"),
+        "'nope' is not a hand value defined under values"),
+    # schedule: facing pairs need the seat across on the other team (6 players, not 4)
+    "facing seats at four": (
+        "uruguayo", "schedule:\n  enabled: true\n  formats:\n    - {name: duel, seats: facing}\n", {"players": 4},
+        (6, 27, "$.schedule.formats[0].seats"),
+        "at 4 players a seat does not face an opponent: facing pairs need the seat across the table on the other "
+        "team"),
+    # match: a target of points
+    "a target of nothing": ("teg", "match:\n  target: 0\n", {}, (4, 11, "$.match.target"),
+                            "the target must be a positive number of points, not 0"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_spec_that_cannot_make_a_game_is_refused_where_its_author_wrote_it(tmp_path: Path, case: str) -> None:
+    base, body, options, (line, col, path), message = CASES[case]
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(f"extends: {base}\nname: variant\n{body}", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(variant).build(options)
+    [d] = info.value.diagnostics
+    assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), line, col, path)
+    said, _, base = d.message.partition(" [in the base: ")
+    assert said == message
+    assert base or (line, col, path) != REMOVED         # a removed key's finding keeps the base's place
