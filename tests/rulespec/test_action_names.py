@@ -50,6 +50,7 @@ def test_a_name_two_actions_would_share_is_refused_at_its_key(tmp_path: Path, ca
         load_spec(str(path))
     [d] = info.value.diagnostics
     assert d.loc is not None and d.loc.file == str(path)
+    assert d.severity == "error"
     assert (d.loc.line, d.loc.col, d.path, d.message) == expected
 
 

@@ -91,6 +91,7 @@ def test_a_spec_that_cannot_make_a_game_is_refused_where_its_author_wrote_it(tmp
     with pytest.raises(SpecError) as info:
         open_spec(variant).build(options)
     [d] = info.value.diagnostics
+    assert d.severity == "error"
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), line, col, path)
     said, _, base = d.message.partition(" [in the base: ")
     assert said == message
