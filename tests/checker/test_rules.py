@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulespec.load import bundled_names
+from rulespec.load import bundled_names, open_spec
+from rulespec.rulebook_i18n import catalog
 
 from interpreter.cli import main
 from interpreter.designer.rulebook import plain, render
@@ -55,6 +56,16 @@ def test_every_bundled_spec_renders_as_numbered_articles(name: str) -> None:
     page = render(game, "html", language="en")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert page.count("<table>") == text.count("\n| --- |") + text.startswith("| ---")
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_a_rulebook_is_written_in_its_specs_language_unless_asked_otherwise(name: str) -> None:
+    """spec-language.md: `language` is "the rulebook's language, `es`, `fr`, `pt` or `en` (the default):
+    `truco rules` writes the rulebook in it" — read here from the spec's YAML, not from what the builder made."""
+    written = open_spec(name).tree.data.get("language", "en")
+    assert f"**{catalog(written)('contents')}**" in own(name)
+    if written != "en":
+        assert f"**{catalog(written)('contents')}**" not in english(name)
 
 
 @pytest.mark.parametrize("name", SPECS)
