@@ -68,6 +68,21 @@ def test_a_rulebook_is_written_in_its_specs_language_unless_asked_otherwise(name
         assert f"**{catalog(written)('contents')}**" not in english(name)
 
 
+def test_display_labels_name_the_suits_and_signals(tmp_path: Path) -> None:
+    """spec-language.md, `display`: "What the boards print instead of the spec's own names, per
+    language"; the rulebook uses them too. teg's Spanish labels for its suits and señas are each
+    in its rulebook, and a `source:` or a `note:` (one per language, a mapping too) under `display`
+    cites the labels without being a language."""
+    labels = [label for kind in open_spec("teg").tree.data["display"]["es"].values() for label in kind.values()]
+    assert len(labels) == 8 and all(label in own("teg") for label in labels)
+    variant = tmp_path / "cited.yaml"
+    variant.write_text('extends: teg\nname: cited\ndisplay:\n  source: "the house\'s own words"\n'
+                       '  note: {es: "las palabras de la casa", en: "the house\'s words"}\n', encoding="utf-8")
+    game = load_game(str(variant))
+    assert [code for code, _ in game.spec.display] == ["es"]
+    assert all(label in render(game) for label in labels)
+
+
 @pytest.mark.parametrize("name", SPECS)
 def test_prose_not_code_and_no_local_names(name: str) -> None:
     """No DSL in the text: no code spans, no operators, no `options.` names, no snake_case
