@@ -508,12 +508,12 @@ def build_options(tree: Located) -> tuple[OptionDecl, ...]:
     out = []
     for name, node in (tree.data.get("options") or {}).items():
         p: Path = ("options", name)
-        values = tuple(node.get("values", []))
-        default = node.get("default", values[0] if values else None)
+        values = tuple(node["values"])                  # the schema requires values, one at least, and a default
+        default = node["default"]
         if default not in values or type(default) is not type(values[0]):
             diagnostics.append(Diagnostic("error", tree.loc(p + ("default",)), format_path(p + ("default",)),
                                           f"default {default!r} is not one of the allowed values {list(values)}"))
-        declared = node.get("type", TYPE_NAMES.get(type(values[0]), "string") if values else "string")
+        declared = node.get("type", TYPE_NAMES[type(values[0])])
         wrong = [v for v in values if TYPE_NAMES.get(type(v)) != declared]
         if wrong:
             diagnostics.append(Diagnostic("error", tree.loc(p + ("values",)), format_path(p + ("values",)),

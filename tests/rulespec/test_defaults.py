@@ -1,0 +1,107 @@
+"""What a key left out means (docs/spec-language.md, "What a spec may leave out"): a spec that
+writes only what the schema requires is built with every documented default."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulespec.ir import Spec
+from rulespec.load import load_spec
+
+BARE = """\
+name: bare
+options:
+  seats: {values: [2, 4], default: 4}
+deck:
+  suits: [e, b, o, c]
+  ranks: [1, 2, 3, 4, 5, 6, 7]
+ranking: "1 > 2 > 3 > 4 > 5 > 6 > 7"
+turned:
+  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}
+values:
+  envido: {formula: "top(1)"}
+tricks:
+  cover: {when: "trick > 1"}
+  outcome: {"A A": A, "A B A": A, "A B B": B, "A T": A, "A B T": A, "T A": A, "T T A": A, "T T T": mano}
+stakes:
+  calls:
+    truco: {worth: 2}
+contests:
+  envido:
+    calls:
+      envido: {worth: 2}
+      real_envido: {worth: 3, after: [envido]}
+  flor:
+    value: envido
+    calls:
+      flor: {worth: 3, declare: true}
+    unraised: {pays: 3}
+special_hands:
+  eleven: {if: "max_score == target - 1"}
+annul:
+  nula: {holds: "false"}
+schedule:
+  formats:
+    - {seats: all}
+signals: {verb: sena, names: [one]}
+"""
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory: pytest.TempPathFactory) -> Spec:
+    path: Path = tmp_path_factory.mktemp("bare") / "bare.yaml"
+    path.write_text(BARE, encoding="utf-8")
+    return load_spec(str(path))
+
+
+def test_the_top_level_and_the_deck(bare: Spec) -> None:
+    assert (bare.title, bare.source, bare.language) == ("bare", None, "en")
+    assert bare.deck.hand_size == 3 and bare.deck.figures == frozenset()
+    assert dict(bare.deck.points) == dict.fromkeys(bare.deck.ranks, 0)
+    assert bare.trumps is not None
+    assert (bare.trumps.kind, bare.trumps.ranks, bare.trumps.substitute, bare.trumps.points) == ("next_rank", (), None, ())
+    [option] = bare.options
+    assert (option.type, option.kind) == ("int", "table")        # the type read from the values
+
+
+def test_the_table_the_tricks_and_the_stakes(bare: Spec) -> None:
+    t = bare.table
+    assert (t.players, t.teams, t.dealer, t.answer) == (2, 2, "next", "next_opponent")
+    tr = bare.tricks
+    assert (tr.count, tr.after_tie, tr.partners_tie, tr.cover_counts) == (3, "same_leader", "team_wins", False)
+    s = bare.stakes
+    assert (s.base.text, s.when.text, s.raise_by) == ("1", "true", "accepting_team")
+    assert [c.declined.text for c in s.calls] == ["stake"]
+
+
+def test_the_contests(bare: Spec) -> None:
+    envido, flor = bare.contests
+    for c in (envido, flor):
+        assert (c.window.text, c.interrupt.text, c.accept.text, c.decline.text) == (
+            "true", "false", "total", "if calls == 1 then 1 else total_but_last")
+        assert (c.cancels, c.declaration) == ((), "optional")
+        n = c.count
+        assert (n.procedure, n.good.text, n.announce.text, n.tie, n.show) == ("announce", "true", "true", "nearer_lead",
+                                                                                "never")
+    assert envido.value == "envido" and envido.unraised is None       # a contest compares its own name's value
+    assert flor.unraised is not None and flor.unraised.mode == "compare"
+    opening, answer = envido.calls
+    assert (opening.opens, answer.opens) == (True, False)               # a call opens unless it answers
+    for c in (*envido.calls, *flor.calls):
+        assert (c.max, c.asks, c.allowed.text, c.accept, c.decline) == (None, "", "true", None, None)
+    assert [c.declare for c in (*envido.calls, *flor.calls)] == [False, False, True]
+
+
+def test_the_rest(bare: Spec) -> None:
+    f = bare.fold
+    assert (f.when.text, f.pays.text, f.pending_contest) == ("my_turn or answering", "stake", "declined")
+    [eleven] = bare.special_hands
+    assert (eleven.base, eleven.forbid_stakes, eleven.blind) == (None, None, None)
+    [nula] = bare.annulments
+    assert (nula.when.text, nula.dealer) == ("true", "same")
+    assert bare.schedule is not None
+    assert (bare.schedule.when.text, bare.schedule.check) == ("true", "round")
+    assert [(h.name, h.seats) for h in bare.schedule.formats] == [("all", "all")]
+    assert bare.signals is not None and bare.signals.to == "table"
+    assert (bare.match.target, bare.match.end) == (30, "immediately")
