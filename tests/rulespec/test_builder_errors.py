@@ -11,6 +11,7 @@ import pytest
 
 from rulespec.errors import SpecError
 from rulespec.load import open_spec
+from tests.rulespec.test_defaults import BARE
 
 REMOVED = (1, 1, "$.extends")       # where a finding about a key the variant removed is read
 
@@ -48,6 +49,13 @@ CASES: dict[str, tuple[str, str, dict[str, object], tuple[int, int, str], str]] 
     "a trump point value for no rank": (
         "uruguayo", "turned:\n  trumps:\n    points: {13: 30}\n", {}, (5, 18, '$.turned.trumps.points["13"]'),
         "'13' is not a rank of the deck"),
+    # every seat gets a whole hand, and the turned card is left to turn
+    "a deck too small for the hands": (
+        "teg", "options:\n  players: {values: [2, 12], default: 12}\ndeck:\n  hand_size: 4\n", {},
+        (6, 14, "$.deck.hand_size"), "the deck has 40 cards: 12 players × 4 cards need 48"),
+    "a deck the hands take whole, with a card to turn": (
+        "uruguayo", "options:\n  players: {values: [2, 4, 6, 10], default: 10}\ndeck:\n  hand_size: 4\n", {},
+        (6, 14, "$.deck.hand_size"), "the deck has 40 cards: 10 players × 4 cards plus the turned card need 41"),
     # table: two alternating teams
     "three teams": (
         "teg", "table:\n  teams: 3\n", {}, (4, 10, "$.table.teams"),
@@ -96,3 +104,24 @@ def test_a_spec_that_cannot_make_a_game_is_refused_where_its_author_wrote_it(tmp
     said, _, base = d.message.partition(" [in the base: ")
     assert said == message
     assert base or (line, col, path) != REMOVED         # a removed key's finding keeps the base's place
+
+
+def test_a_deck_the_hands_take_whole_is_enough_when_no_card_is_turned(tmp_path: Path) -> None:
+    """Ten hands of four take teg's 40 cards to the last one: nothing is left, and nothing needs to be."""
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: teg\nname: variant\noptions:\n  players: {values: [2, 10], default: 10}\n"
+                       "deck:\n  hand_size: 4\n", encoding="utf-8")
+    spec = open_spec(variant).build()
+    assert spec.table.players * spec.deck.hand_size == len(spec.deck.cards) == 40
+
+
+def test_a_spec_of_its_own_is_refused_at_the_place_of_the_rule_itself(tmp_path: Path) -> None:
+    """With no base to blame, the finding is the builder's own: at `deck.hand_size`, which the
+    spec leaves to its default (3), so at the deck it does write."""
+    own = tmp_path / "own.yaml"
+    own.write_text(BARE + "table:\n  players: 10\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(own).build()
+    [d] = info.value.diagnostics
+    assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(own), 5, 3, "$.deck.hand_size")
+    assert d.message == "the deck has 28 cards: 10 players × 3 cards plus the turned card need 31"
