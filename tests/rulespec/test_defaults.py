@@ -14,6 +14,7 @@ name: bare
 options:
   seats: {values: [2, 4], default: 4}
 deck:
+  note: "Seven ranks of the Spanish deck."
   suits: [e, b, o, c]
   ranks: [1, 2, 3, 4, 5, 6, 7]
 ranking: "1 > 2 > 3 > 4 > 5 > 6 > 7"
@@ -57,6 +58,8 @@ def bare(tmp_path_factory: pytest.TempPathFactory) -> Spec:
 
 def test_the_top_level_and_the_deck(bare: Spec) -> None:
     assert (bare.title, bare.source, bare.language) == ("bare", None, "en")
+    note = bare.deck.cited.note
+    assert note is not None and note.texts == (("en", "Seven ranks of the Spanish deck."),)   # a note in English
     assert bare.deck.hand_size == 3 and bare.deck.figures == frozenset()
     assert dict(bare.deck.points) == dict.fromkeys(bare.deck.ranks, 0)
     assert bare.trumps is not None
