@@ -82,3 +82,16 @@ def test_codes_name_the_pass(tmp_path):
     for text, code in cases.items():
         a = analyze(path, text)
         assert [f.code for f in a.findings][:1] == [code], (text, a.findings)
+
+
+def test_a_case_file_naming_a_spec_the_schema_refuses_says_so(tmp_path):
+    """A case file's `spec:` is read for its names only once the schema passes it; one that does
+    not (an option without its required default) is reported by the replay, not by a traceback."""
+    (tmp_path / "broken.yaml").write_text("extends: teg\nname: broken\noptions:\n  seats: {values: [2, 4]}\n",
+                                          encoding="utf-8")
+    case = tmp_path / "cases.yaml"
+    case.write_text("spec: broken.yaml\ncases:\n  - name: one\n    actions: []\n", encoding="utf-8")
+    a = analyze(case, case.read_text(encoding="utf-8"))
+    [f] = a.findings
+    assert f.code == "replay" and a.source is None
+    assert f.diagnostic.message.endswith("broken.yaml:4:10 at $.options.seats: missing required key 'default'")

@@ -208,6 +208,8 @@ def _case_spec(out: Analysis, name: Any, reader: Reader) -> None:
     try:
         spec_path = find_spec(str(name), relative_to=out.path.parent)
         tree = load_tree(spec_path, read=reader)
+        if schema.validate(tree):           # options are read from a valid spec only
+            return
         out.tree, out.source = tree, SpecSource(spec_path, tree, build_options(tree))
     except (SpecNotFound, SpecError):       # replay says what is wrong with `spec:`
         pass
