@@ -125,3 +125,18 @@ def test_a_spec_of_its_own_is_refused_at_the_place_of_the_rule_itself(tmp_path: 
     [d] = info.value.diagnostics
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(own), 5, 3, "$.deck.hand_size")
     assert d.message == "the deck has 28 cards: 10 players × 3 cards plus the turned card need 31"
+
+
+def test_a_variant_that_drops_a_rank_its_base_names_is_told_at_its_ranks(tmp_path: Path) -> None:
+    """teg gives the 12 a point value, makes it a figure and ranks it: a variant whose deck has no
+    12 broke all three without writing them, so each finding is placed at the ranks it wrote."""
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: teg\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 10, 11]\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(variant).build()
+    found = [(d.loc.file, d.loc.line, d.loc.col, d.path, d.message.partition(" [in the base: ")[0])
+             for d in info.value.diagnostics if d.loc is not None]
+    ranks = (str(variant), 4, 10, "$.deck.ranks")
+    assert found == [(*ranks, "'12' is not a rank of the deck ['1', '2', '3', '4', '5', '6', '7', '10', '11']"),
+                     (*ranks, "figure '12' is not a rank of the deck"),
+                     (*ranks, "'12' is neither a card nor a rank of the deck")]
