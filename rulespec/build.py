@@ -237,12 +237,12 @@ class Builder:
         text = self.get(p)
         if not isinstance(text, str):
             self.error(p, "the spec needs a ranking")
-            return Ranking((), "", Cited(), self.span(p))
+            return Ranking((), Cited(), self.span(p))
         try:
             parsed = dsl.parse_ranking(text, self.locator(p), path=format_path(p))
         except SpecError as err:
             self.diagnostics.extend(err.diagnostics)
-            return Ranking((), text, Cited(), self.span(p))
+            return Ranking((), Cited(), self.span(p))
         cards = deck.cards
         placed: dict[str, int] = {}
         explicit = {i.text for tier in parsed.tiers for i in tier if i.text in cards}
@@ -270,7 +270,7 @@ class Builder:
         missing = [c for c in cards if c not in placed]
         if missing and self.get(("turned",)) is None:
             self.error(p, f"the ranking leaves out {', '.join(missing)}", DECK)
-        return Ranking(tuple(tiers), text, Cited(), self.span(p))
+        return Ranking(tuple(tiers), Cited(), self.span(p))
 
     def trumps(self, deck: Deck) -> Trumps | None:
         p: Path = ("turned", "trumps")
@@ -286,10 +286,11 @@ class Builder:
                            ("substitute", [substitute] if substitute else [])):
             for r in named:
                 if r not in deck.ranks:
-                    self.error(p + (key,), f"{r!r} is not a rank of the deck")
+                    self.error(p + (key,), f"{r!r} is not a rank of the deck", (p + (key,), ("deck", "ranks")))
         order = tuple(s.strip() for s in str(node.get("suits", "")).split("<") if s.strip())
         if kind == "next_rank" and sorted(order) != sorted(deck.suits):
-            self.error(p + ("suits",), f"the trump suit order must name each suit {list(deck.suits)} once")
+            self.error(p + ("suits",), f"the trump suit order must name each suit {list(deck.suits)} once",
+                       (p + ("suits",), ("deck", "suits")))
         if kind == "next_rank" and not cycle:
             self.error(p + ("cycle",), "a next_rank trump needs the rank cycle")
         elif kind == "next_rank":

@@ -98,7 +98,6 @@ class Ranking:
     """Tiers of card ids, strongest first; cards in one tier tie."""
 
     tiers: tuple[tuple[str, ...], ...]
-    text: str
     cited: Cited
     span: Span
 

@@ -140,3 +140,21 @@ def test_a_variant_that_drops_a_rank_its_base_names_is_told_at_its_ranks(tmp_pat
     assert found == [(*ranks, "'12' is not a rank of the deck ['1', '2', '3', '4', '5', '6', '7', '10', '11']"),
                      (*ranks, "figure '12' is not a rank of the deck"),
                      (*ranks, "'12' is neither a card nor a rank of the deck")]
+
+
+@pytest.mark.parametrize("written,key", [("ranks: [1, 2, 3]", "ranks"), ("suits: [e]", "suits")])
+def test_a_variant_that_shrinks_the_deck_is_told_at_what_it_shrank(tmp_path: Path, written: str, key: str) -> None:
+    """A base of four players, with a card to turn and trumps over every rank and suit; a variant
+    that keeps three ranks (12 cards) or one suit (7) leaves too few for four hands and the turned
+    card, and leaves the base's card order and trumps naming what is gone. It wrote only the deck,
+    so every finding is placed there."""
+    (tmp_path / "base.yaml").write_text(BARE + "table:\n  players: 4\n", encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(f"extends: base.yaml\nname: variant\ndeck:\n  {written}\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(variant).build()
+    found = info.value.diagnostics
+    assert {(d.loc.file, d.loc.line, d.loc.col, d.path) for d in found if d.loc} == {(str(variant), 4, 10, f"$.deck.{key}")}
+    cards = 12 if key == "ranks" else 7
+    assert found[0].message.startswith(f"the deck has {cards} cards: 4 players × 3 cards plus the turned card need 13 ")
+    assert len(found) == (9 if key == "ranks" else 2)       # 4 ranks gone from the order and from the cycle
