@@ -115,16 +115,32 @@ def test_a_deck_the_hands_take_whole_is_enough_when_no_card_is_turned(tmp_path: 
     assert spec.table.players * spec.deck.hand_size == len(spec.deck.cards) == 40
 
 
-def test_a_spec_of_its_own_is_refused_at_the_place_of_the_rule_itself(tmp_path: Path) -> None:
-    """With no base to blame, the finding is the builder's own: at `deck.hand_size`, which the
-    spec leaves to its default (3), so at the deck it does write."""
+NEXT_RANK = '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}\n'
+OWN = {
+    # `deck.hand_size` is left to its default (3), so the finding is at the deck the spec writes
+    "a deck too small": (BARE + "table:\n  players: 10\n", (5, 3, "$.deck.hand_size"),
+                         "the deck has 28 cards: 10 players × 3 cards plus the turned card need 31"),
+    "a substitute for no rank": (
+        BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
+        (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),
+    "a trump point value for no rank": (
+        BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], points: {9: 30}}\n"),
+        (10, 52, "$.turned.trumps.points"), "'9' is not a rank of the deck"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OWN))
+def test_a_spec_of_its_own_is_refused_at_the_place_of_the_rule_itself(tmp_path: Path, case: str) -> None:
+    """With no base to blame, each finding is the builder's own, at the key its rule is about."""
+    text, (line, col, path), message = OWN[case]
+    assert NEXT_RANK in BARE
     own = tmp_path / "own.yaml"
-    own.write_text(BARE + "table:\n  players: 10\n", encoding="utf-8")
+    own.write_text(text, encoding="utf-8")
     with pytest.raises(SpecError) as info:
         open_spec(own).build()
     [d] = info.value.diagnostics
-    assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(own), 5, 3, "$.deck.hand_size")
-    assert d.message == "the deck has 28 cards: 10 players × 3 cards plus the turned card need 31"
+    assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(own), line, col, path)
+    assert d.message == message
 
 
 def test_a_variant_that_drops_a_rank_its_base_names_is_told_at_its_ranks(tmp_path: Path) -> None:
