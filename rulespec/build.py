@@ -349,7 +349,7 @@ class Builder:
             outcomes.append(Outcome(tuple(parsed), str(result), self.span(op)))
         return Tricks(int(self.get(p + ("count",), 3)), str(self.get(p + ("after_tie",), "same_leader")),
                       str(self.get(p + ("partners_tie",), "team_wins")),
-                      self.optional_formula(p + ("cover", "when")), bool(self.get(p + ("cover", "counts"), False)),
+                      self.optional_formula(p + ("cover", "when")), bool(self.get(p + ("cover", "counts"))),
                       tuple(outcomes), self.cited(p + ("outcome",)),
                       self.cited(p), self.span(p))
 

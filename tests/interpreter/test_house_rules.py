@@ -21,6 +21,7 @@ def house_finding(tmp_path, text: str, options: dict):
     with pytest.raises(SpecError) as info:
         house_game(tmp_path, text, options)
     [d] = info.value.diagnostics
+    assert d.severity == "error"
     return d
 
 

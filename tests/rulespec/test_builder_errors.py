@@ -123,6 +123,9 @@ OWN = {
     "a substitute for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
         (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),
+    "a cycle without a rank": (
+        BARE.replace(NEXT_RANK, '  trumps: {cycle: [1, 2, 3, 4, 5, 6], suits: "e < b < o < c"}\n'),
+        (10, 19, "$.turned.trumps.cycle"), "the cycle leaves out 7: with such a card turned, no rank follows it"),
     "a trump point value for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], points: {9: 30}}\n"),
         (10, 52, "$.turned.trumps.points"), "'9' is not a rank of the deck"),
