@@ -378,11 +378,11 @@ class Builder:
                 if not self.enabled(cp):
                     self.disabled.append(cname)
                     continue
-                after = tuple(str(a) for a in self.get(cp + ("after",), []) or [])
+                after = tuple(str(a) for a in self.get(cp + ("after",)) or [])
                 mx = self.get(cp + ("max",))
                 calls.append(ContestCall(
                     cname, self.formula(cp + ("worth",), 0), bool(self.get(cp + ("opens",), not after)),
-                    after, int(mx) if mx is not None else None, bool(self.get(cp + ("declare",), False)),
+                    after, int(mx) if mx is not None else None, bool(self.get(cp + ("declare",))),
                     _asks(self.get(cp + ("asks",), False)), self.formula(cp + ("allowed",), True),
                     self.optional_formula(cp + ("accept",)), self.optional_formula(cp + ("decline",)),
                     self.cited(cp), self.span(cp)))

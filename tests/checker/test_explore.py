@@ -12,7 +12,7 @@ from rulespec.load import open_spec
 
 from interpreter.cli import main
 from interpreter.designer.check import diagnose, write_cases
-from interpreter.designer.explore import Keys, canonical, explore, fork, sample_deals
+from interpreter.designer.explore import Exploration, Keys, _Walk, canonical, explore, fork, sample_deals
 from interpreter.designer.replay import replay
 from interpreter.engine.game import load_game
 from interpreter.engine.state import State
@@ -168,3 +168,16 @@ def test_jobs_must_be_a_whole_number_of_at_least_one(capsys: pytest.CaptureFixtu
         main(["check", "teg", "--jobs", "0"])
     assert done.value.code == 2
     assert "expected a whole number of at least 1, got '0'" in capsys.readouterr().err
+
+
+def test_a_finding_made_during_a_count_is_placed_at_the_count_rule() -> None:
+    """What the pass finds in a state is placed at the rule in play there: during an envido's
+    count, the contest's `count:`, which says how the seats announce and concede."""
+    game = load_game("teg")
+    st = game.new_match(seed=1)
+    st.apply("envido")
+    st.apply("accept")
+    assert st.count is not None and st.legal_actions() == ["announce"]
+    span = _Walk(game, Exploration(), None, 1).span_of(st)
+    assert span is not None and span.path == "$.contests.envido.count"
+    assert span.loc is not None and span.loc.file.endswith("teg.yaml")

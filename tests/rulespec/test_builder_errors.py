@@ -126,6 +126,9 @@ OWN = {
     "a cycle without a rank": (
         BARE.replace(NEXT_RANK, '  trumps: {cycle: [1, 2, 3, 4, 5, 6], suits: "e < b < o < c"}\n'),
         (10, 19, "$.turned.trumps.cycle"), "the cycle leaves out 7: with such a card turned, no rank follows it"),
+    "an answer to an unknown call": (
+        BARE.replace("real_envido: {worth: 3, after: [envido]}", "real_envido: {worth: 3, after: [xyzzy]}"),
+        (23, 38, "$.contests.envido.calls.real_envido.after"), "'xyzzy' is not a call of contest 'envido'"),
     "a trump point value for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], points: {9: 30}}\n"),
         (10, 52, "$.turned.trumps.points"), "'9' is not a rank of the deck"),
@@ -136,7 +139,7 @@ OWN = {
 def test_a_spec_of_its_own_is_refused_at_the_place_of_the_rule_itself(tmp_path: Path, case: str) -> None:
     """With no base to blame, each finding is the builder's own, at the key its rule is about."""
     text, (line, col, path), message = OWN[case]
-    assert NEXT_RANK in BARE
+    assert NEXT_RANK in BARE and "real_envido: {worth: 3, after: [envido]}" in BARE
     own = tmp_path / "own.yaml"
     own.write_text(text, encoding="utf-8")
     with pytest.raises(SpecError) as info:
