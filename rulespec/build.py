@@ -465,7 +465,7 @@ class Builder:
         formats = []
         for i, node in enumerate(self.get(p + ("formats",)) or []):
             fp: Path = p + ("formats", i)
-            seats = str(node.get("seats", "all"))
+            seats = str(node["seats"])                     # required
             if seats == "facing" and (table.players % 2 or (table.players // 2) % table.teams == 0):
                 self.error(fp + ("seats",), f"at {table.players} players a seat does not face an opponent: "
                                             "facing pairs need the seat across the table on the other team")

@@ -74,6 +74,19 @@ def test_a_deck_without_a_turned_card_has_no_trumps(tmp_path) -> None:
     assert "tres_figuras" in st.legal_actions(seat=0)
 
 
+@pytest.mark.parametrize("dealer, next_dealer", [("same", 1), ("next", 0)])
+def test_an_annulled_deal_is_dealt_again_by_the_dealer_its_rule_names(tmp_path, dealer: str, next_dealer: int) -> None:
+    """spec-language.md, annulments: "dealer: same — the same dealer deals again (or: next)". Seat 1
+    deals; seat 0 annuls with three figures; the deal that follows is seat 1's again, or seat 0's,
+    and nobody scores."""
+    game = house_game(tmp_path, FIGURES.replace("dealer: same", f"dealer: {dealer}"), {"players": 2})
+    st = game.new_match(seed=0, deals=[Deal((("10e", "11o", "12c"), ("1e", "3b", "6o")))])
+    assert st.dealer == 1
+    st.apply("tres_figuras", seat=0)
+    st.next_hand()
+    assert (st.hand_number, st.dealer, st.mano, st.score) == (2, next_dealer, 1 - next_dealer, [0, 0])
+
+
 TRAILING = """\
 name: casa_rezagados
 title: teg where only a trailing team may leave the hand
