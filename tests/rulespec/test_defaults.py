@@ -12,7 +12,7 @@ from rulespec.load import load_spec
 BARE = """\
 name: bare
 options:
-  seats: {values: [2, 4], default: 4}
+  seats: {values: [2, 4], default: 4, doc: "How many sit at the table."}
 deck:
   note: "Seven ranks of the Spanish deck."
   suits: [e, b, o, c]
@@ -66,6 +66,7 @@ def test_the_top_level_and_the_deck(bare: Spec) -> None:
     assert (bare.trumps.kind, bare.trumps.ranks, bare.trumps.substitute, bare.trumps.points) == ("next_rank", (), None, ())
     [option] = bare.options
     assert (option.type, option.kind) == ("int", "table")        # the type read from the values
+    assert option.doc is not None and option.doc.texts == (("en", "How many sit at the table."),)
 
 
 def test_the_table_the_tricks_and_the_stakes(bare: Spec) -> None:

@@ -17,14 +17,18 @@ def write(tmp_path: Path, options: str) -> Path:
     return path
 
 
-def test_declared_type_must_match_every_value(tmp_path: Path) -> None:
-    path = write(tmp_path, "  mood: {type: int, values: [1, calm], default: 1}\n")
+@pytest.mark.parametrize("declared, values, wrong", [
+    ("int", "[1, calm]", "['calm']"),
+    ("string", "[1, 2]", "[1, 2]"),          # the declared type, not the first value's, is the one
+])
+def test_declared_type_must_match_every_value(tmp_path: Path, declared: str, values: str, wrong: str) -> None:
+    path = write(tmp_path, f"  mood: {{type: {declared}, values: {values}, default: 1}}\n")
     with pytest.raises(SpecError) as err:
         load_spec(path)
     [diag] = err.value.diagnostics
     assert diag.path == "$.options.mood.values"
-    assert "must all be of type int" in diag.message and "'calm'" in diag.message
-    assert (diag.loc.line, diag.loc.col) == (4, 29)      # the list of values
+    assert diag.message == f"the allowed values must all be of type {declared}, not {wrong}"
+    assert (diag.loc.line, diag.loc.col) == (4, 26 + len(declared))      # the list of values
 
 
 def test_type_is_inferred_from_the_values() -> None:
