@@ -202,8 +202,10 @@ class Builder:
 
     def deck(self) -> Deck:
         p: Path = ("deck",)
-        suits = tuple(str(s) for s in self.get(p + ("suits",), []))
-        ranks = tuple(str(r) for r in self.get(p + ("ranks",), []))
+        if self.get(p) is None:
+            self.error(p, "the spec needs a deck")
+        suits = tuple(str(s) for s in self.get(p + ("suits",)) or ())    # a deck has both (the schema)
+        ranks = tuple(str(r) for r in self.get(p + ("ranks",)) or ())
         points_raw = self.get(p + ("points",))
         points = []
         for r in ranks:
@@ -213,8 +215,7 @@ class Builder:
         points_raw = points_raw or {}
         for r in points_raw:
             if r not in ranks:
-                self.error(p + ("points", r), f"{r!r} is not a rank of the deck {list(ranks)}",
-                           ((*p, "points", r), (*p, "ranks")))
+                self.error(p + ("points", r), f"{r!r} is not a rank of the deck {list(ranks)}", ((*p, "ranks"),))
         figures = frozenset(str(f) for f in self.get(p + ("figures",), []) or [])
         for f in sorted(figures - set(ranks)):
             self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck", (p + ("figures",), p + ("ranks",)))

@@ -115,11 +115,18 @@ def test_a_deck_the_hands_take_whole_is_enough_when_no_card_is_turned(tmp_path: 
     assert spec.table.players * spec.deck.hand_size == len(spec.deck.cards) == 40
 
 
+SHORT_POINTS = "  points: {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}\n"                 # no 7
+EXTRA_POINTS = "  points: {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 9: 9}\n"    # and a 9
 NEXT_RANK = '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}\n'
 OWN = {
     # `deck.hand_size` is left to its default (3), so the finding is at the deck the spec writes
     "a deck too small": (BARE + "table:\n  players: 10\n", (5, 3, "$.deck.hand_size"),
                          "the deck has 28 cards: 10 players × 3 cards plus the turned card need 31"),
+    "a rank without a point value": (
+        BARE.replace("deck:\n", "deck:\n" + SHORT_POINTS), (5, 11, "$.deck.points"), "rank '7' has no point value"),
+    "a point value for no rank": (
+        BARE.replace("deck:\n", "deck:\n" + EXTRA_POINTS), (5, EXTRA_POINTS.index("9: 9") + 4, '$.deck.points["9"]'),
+        "'9' is not a rank of the deck ['1', '2', '3', '4', '5', '6', '7']"),
     "a substitute for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
         (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),
@@ -180,3 +187,14 @@ def test_a_variant_that_shrinks_the_deck_is_told_at_what_it_shrank(tmp_path: Pat
     cards = 12 if key == "ranks" else 7
     assert found[0].message.startswith(f"the deck has {cards} cards: 4 players × 3 cards plus the turned card need 13 ")
     assert len(found) == (9 if key == "ranks" else 2)       # 4 ranks gone from the order and from the cycle
+
+
+def test_a_spec_of_a_name_alone_is_told_it_needs_a_deck_and_a_ranking(tmp_path: Path) -> None:
+    """The schema passes `name: tiny` (every top-level key is optional there); the builder says
+    what no game can be made without, at the file's first line."""
+    tiny = tmp_path / "tiny.yaml"
+    tiny.write_text("name: tiny\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(tiny).build()
+    assert [(d.loc.line, d.loc.col, d.path, d.message) for d in info.value.diagnostics if d.loc] == [
+        (1, 1, "$.deck", "the spec needs a deck"), (1, 1, "$.ranking", "the spec needs a ranking")]
