@@ -216,9 +216,9 @@ class Builder:
         for r in points_raw:
             if r not in ranks:
                 self.error(p + ("points", r), f"{r!r} is not a rank of the deck {list(ranks)}", ((*p, "ranks"),))
-        figures = frozenset(str(f) for f in self.get(p + ("figures",), []) or [])
+        figures = frozenset(str(f) for f in self.get(p + ("figures",)) or [])
         for f in sorted(figures - set(ranks)):
-            self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck", (p + ("figures",), p + ("ranks",)))
+            self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck", (p + ("ranks",),))
         return Deck(suits, ranks, tuple(points), figures, int(self.get(p + ("hand_size",), 3)),
                     self.cited(p), self.span(p))
 
@@ -230,7 +230,7 @@ class Builder:
             plus = " plus the turned card" if turned else ""
             self.error(("deck", "hand_size"),
                        f"the deck has {len(deck.cards)} cards: {table.players} players × {deck.hand_size} cards"
-                       f"{plus} need {need}", (("deck", "hand_size"),) + self.reads(("table", "players"))
+                       f"{plus} need {need}", self.reads(("table", "players"))
                        + (("deck", "ranks"), ("deck", "suits"), ("turned",)))
 
     def ranking(self, deck: Deck) -> Ranking:

@@ -127,6 +127,8 @@ OWN = {
     "a point value for no rank": (
         BARE.replace("deck:\n", "deck:\n" + EXTRA_POINTS), (5, EXTRA_POINTS.index("9: 9") + 4, '$.deck.points["9"]'),
         "'9' is not a rank of the deck ['1', '2', '3', '4', '5', '6', '7']"),
+    "a figure that is no rank": (
+        BARE.replace("deck:\n", "deck:\n  figures: [7, 9]\n"), (5, 12, "$.deck.figures"), "figure '9' is not a rank of the deck"),
     "a substitute for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
         (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),
@@ -198,3 +200,18 @@ def test_a_spec_of_a_name_alone_is_told_it_needs_a_deck_and_a_ranking(tmp_path: 
         open_spec(tiny).build()
     assert [(d.loc.line, d.loc.col, d.path, d.message) for d in info.value.diagnostics if d.loc] == [
         (1, 1, "$.deck", "the spec needs a deck"), (1, 1, "$.ranking", "the spec needs a ranking")]
+
+
+def test_a_card_turned_by_a_variant_is_told_where_it_is_turned(tmp_path: Path) -> None:
+    """A house base deals teg's 40 cards whole, ten hands of four; a variant of it that turns a
+    card after the deal (a muestra without trumps) needs a 41st: it wrote only `turned`, so the
+    finding is placed there."""
+    (tmp_path / "diez.yaml").write_text("extends: teg\nname: diez\noptions:\n  players: {values: [2, 10], default: 10}\n"
+                                         "deck:\n  hand_size: 4\n", encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text('extends: diez.yaml\nname: variant\nturned:\n  source: "a house muestra"\n', encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(variant).build()
+    [d] = info.value.diagnostics
+    assert d.loc is not None and (d.loc.file, d.loc.line, d.path) == (str(variant), 4, "$.turned")
+    assert d.message.startswith("the deck has 40 cards: 10 players × 4 cards plus the turned card need 41 [in the base: ")
