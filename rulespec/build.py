@@ -245,7 +245,7 @@ class Builder:
             self.diagnostics.extend(err.diagnostics)
             return Ranking((), Cited(), self.span(p))
         cards = deck.cards
-        placed: dict[str, int] = {}
+        placed: set[str] = set()
         explicit = {i.text for tier in parsed.tiers for i in tier if i.text in cards}
         tiers: list[tuple[str, ...]] = []
         for tier in parsed.tiers:
@@ -265,7 +265,7 @@ class Builder:
                         self.diagnostics.append(Diagnostic(
                             "error", self.tree.locate_in(p, item.offset), format_path(p),
                             f"card {card} is ranked twice"))
-                    placed[card] = len(tiers)
+                    placed.add(card)
                     members.append(card)
             tiers.append(tuple(members))
         missing = [c for c in cards if c not in placed]

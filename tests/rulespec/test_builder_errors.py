@@ -215,3 +215,16 @@ def test_a_card_turned_by_a_variant_is_told_where_it_is_turned(tmp_path: Path) -
     [d] = info.value.diagnostics
     assert d.loc is not None and (d.loc.file, d.loc.line, d.path) == (str(variant), 4, "$.turned")
     assert d.message.startswith("the deck has 40 cards: 10 players × 4 cards plus the turned card need 41 [in the base: ")
+
+
+def test_a_variant_that_adds_a_rank_is_told_at_its_ranks_that_the_order_leaves_it_out(tmp_path: Path) -> None:
+    """teg's card order names every card of its ten ranks; a variant that adds a rank 13 (and its
+    point value) leaves its four cards out of the order it did not write: told at its ranks."""
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: teg\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13]\n"
+                       "  points: {13: 0}\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(variant).build()
+    [d] = info.value.diagnostics
+    assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), 4, 10, "$.deck.ranks")
+    assert d.message.startswith("the ranking leaves out 13e, 13b, 13o, 13c [in the base: ")
