@@ -129,6 +129,15 @@ OWN = {
         "'9' is not a rank of the deck ['1', '2', '3', '4', '5', '6', '7']"),
     "a figure that is no rank": (
         BARE.replace("deck:\n", "deck:\n  figures: [7, 9]\n"), (5, 12, "$.deck.figures"), "figure '9' is not a rank of the deck"),
+    "a trump suit order without a suit": (
+        BARE.replace(NEXT_RANK, '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o"}\n'),
+        (10, 49, "$.turned.trumps.suits"), "the trump suit order must name each suit ['e', 'b', 'o', 'c'] once"),
+    "a cycle naming no rank of the deck": (
+        BARE.replace(NEXT_RANK, '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7, 9], suits: "e < b < o < c"}\n'),
+        (10, 19, "$.turned.trumps.cycle"), "'9' is not a rank of the deck"),
+    "same_suit trumps naming no rank of the deck": (
+        BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 9]}\n"),
+        (10, 36, "$.turned.trumps.ranks"), "'9' is not a rank of the deck"),
     "a substitute for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
         (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),

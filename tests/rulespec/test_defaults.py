@@ -109,3 +109,13 @@ def test_the_rest(bare: Spec) -> None:
     assert [(h.name, h.seats) for h in bare.schedule.formats] == [("all", "all")]
     assert bare.signals is not None and bare.signals.to == "table"
     assert (bare.match.target, bare.match.end) == (30, "immediately")
+
+
+def test_same_suit_trumps_have_no_suit_order(tmp_path: Path) -> None:
+    """`suits` orders next_rank trumps only (spec-language.md, "Turned card"); same_suit trumps
+    are of one suit, the turned card's, and leave it out."""
+    path = tmp_path / "piezas.yaml"
+    path.write_text(BARE.replace('  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}\n',
+                                 "  trumps: {kind: same_suit, ranks: [2, 4]}\n"), encoding="utf-8")
+    trumps = load_spec(str(path)).trumps
+    assert trumps is not None and (trumps.kind, trumps.ranks, trumps.suit_order) == ("same_suit", ("2", "4"), ())
