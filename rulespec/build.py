@@ -287,11 +287,11 @@ class Builder:
                            ("substitute", [substitute] if substitute else [])):
             for r in named:
                 if r not in deck.ranks:
-                    self.error(p + (key,), f"{r!r} is not a rank of the deck", (p + (key,), ("deck", "ranks")))
+                    self.error(p + (key,), f"{r!r} is not a rank of the deck", (("deck", "ranks"),))
         order = tuple(s.strip() for s in str(node.get("suits", "")).split("<") if s.strip())
         if kind == "next_rank" and sorted(order) != sorted(deck.suits):
             self.error(p + ("suits",), f"the trump suit order must name each suit {list(deck.suits)} once",
-                       (p + ("suits",), ("deck", "suits")))
+                       (("deck", "suits"),))
         if kind == "next_rank" and not cycle:
             self.error(p + ("cycle",), "a next_rank trump needs the rank cycle")
         elif kind == "next_rank":
@@ -299,7 +299,7 @@ class Builder:
             twice = sorted({r for r in cycle if cycle.count(r) > 1})
             if missing:
                 self.error(p + ("cycle",), f"the cycle leaves out {', '.join(missing)}: with such a card turned, "
-                                           "no rank follows it", (p + ("cycle",), ("deck", "ranks")))
+                                           "no rank follows it", (("deck", "ranks"),))
             if twice:
                 self.error(p + ("cycle",), f"the cycle lists {', '.join(twice)} more than once")
         if kind == "same_suit" and not ranks:

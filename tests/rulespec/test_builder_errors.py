@@ -138,6 +138,9 @@ OWN = {
     "same_suit trumps naming no rank of the deck": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 9]}\n"),
         (10, 36, "$.turned.trumps.ranks"), "'9' is not a rank of the deck"),
+    "a next_rank trump without its cycle": (
+        BARE.replace(NEXT_RANK, '  trumps: {suits: "e < b < o < c"}\n'), (10, 11, "$.turned.trumps.cycle"),
+        "a next_rank trump needs the rank cycle"),
     "a substitute for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
         (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),
@@ -237,3 +240,17 @@ def test_a_variant_that_adds_a_rank_is_told_at_its_ranks_that_the_order_leaves_i
     [d] = info.value.diagnostics
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), 4, 10, "$.deck.ranks")
     assert d.message.startswith("the ranking leaves out 13e, 13b, 13o, 13c [in the base: ")
+
+
+def test_a_variant_that_adds_ranks_is_told_at_its_ranks_that_the_cycle_leaves_them_out(tmp_path: Path) -> None:
+    """A base whose next_rank trumps cycle through its seven ranks; a variant that adds an 8 and a
+    9 to the deck leaves them out of the cycle it did not write (no rank would follow them)."""
+    (tmp_path / "base.yaml").write_text(BARE, encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: base.yaml\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n",
+                       encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(variant).build()
+    [d] = info.value.diagnostics
+    assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), 4, 10, "$.deck.ranks")
+    assert d.message.startswith("the cycle leaves out 8, 9: with such a card turned, no rank follows it [in the base: ")
