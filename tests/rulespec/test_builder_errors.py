@@ -141,6 +141,9 @@ OWN = {
     "a next_rank trump without its cycle": (
         BARE.replace(NEXT_RANK, '  trumps: {suits: "e < b < o < c"}\n'), (10, 11, "$.turned.trumps.cycle"),
         "a next_rank trump needs the rank cycle"),
+    "a cycle with ranks twice": (
+        BARE.replace(NEXT_RANK, '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7, 1, 2], suits: "e < b < o < c"}\n'),
+        (10, 19, "$.turned.trumps.cycle"), "the cycle lists 1, 2 more than once"),
     "a substitute for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
         (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),
