@@ -326,7 +326,7 @@ class Builder:
             teams = 2
         if not isinstance(players, int) or players < 2 or players % teams:
             self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams",
-                       self.reads(p + ("players",)) + (p + ("teams",),))
+                       (p + ("teams",),))     # the options the formula reads are the finding's own (blame.py)
             players = teams
         return Table(players, teams, str(self.get(p + ("dealer",), "next")),
                      str(self.get(p + ("answer",), "next_opponent")), self.cited(p), self.span(p))

@@ -61,6 +61,11 @@ CASES: dict[str, tuple[str, str, dict[str, object], tuple[int, int, str], str]] 
         "teg", "table:\n  teams: 3\n", {}, (4, 10, "$.table.teams"),
         "a table has exactly 2 teams: a call is answered by the other team, and a fold, a lost match and a "
         "decided hand score for it; got 3"),
+    "a table of nobody": ("teg", "table:\n  players: 0\n", {}, (4, 12, "$.table.players"),
+                          "0 players cannot sit in 2 alternating teams"),
+    "an odd table offered by an option": (
+        "teg", "options:\n  players: {values: [2, 3], default: 3}\n", {}, (4, 21, "$.options.players.values"),
+        "3 players cannot sit in 2 alternating teams"),
     "an odd table": ("teg", "table:\n  players: 3\n", {}, (4, 12, "$.table.players"),
                      "3 players cannot sit in 2 alternating teams"),
     # contests: `after` names calls of the same contest; a declaration needs what scores it unanswered
@@ -144,6 +149,9 @@ OWN = {
     "a cycle with ranks twice": (
         BARE.replace(NEXT_RANK, '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7, 1, 2], suits: "e < b < o < c"}\n'),
         (10, 19, "$.turned.trumps.cycle"), "the cycle lists 1, 2 more than once"),
+    "same_suit trumps without their ranks": (
+        BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit}\n"), (10, 11, "$.turned.trumps.ranks"),
+        "a same_suit trump needs its ranks, strongest first"),
     "a substitute for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], substitute: 9}\n"),
         (10, 56, "$.turned.trumps.substitute"), "'9' is not a rank of the deck"),
