@@ -119,3 +119,15 @@ def test_same_suit_trumps_have_no_suit_order(tmp_path: Path) -> None:
                                  "  trumps: {kind: same_suit, ranks: [2, 4]}\n"), encoding="utf-8")
     trumps = load_spec(str(path)).trumps
     assert trumps is not None and (trumps.kind, trumps.ranks, trumps.suit_order) == ("same_suit", ("2", "4"), ())
+
+
+def test_an_outcome_table_cited_first_still_reads_every_pattern(tmp_path: Path) -> None:
+    """`source:` and `note:` cite an outcome table wherever they are written among its patterns
+    (spec-language.md, "Tricks"): written first, every pattern after them is still read."""
+    path = tmp_path / "cited.yaml"
+    path.write_text(BARE.replace('  outcome: {"A A"', '  outcome: {source: "a house table", note: "why", "A A"'),
+                    encoding="utf-8")
+    spec = load_spec(str(path))
+    assert [" ".join(o.pattern) for o in spec.tricks.outcomes] == [
+        "A A", "A B A", "A B B", "A T", "A B T", "T A", "T T A", "T T T"]
+    assert spec.tricks.outcomes_cited.source == "a house table"
