@@ -131,3 +131,13 @@ def test_an_outcome_table_cited_first_still_reads_every_pattern(tmp_path: Path) 
     assert [" ".join(o.pattern) for o in spec.tricks.outcomes] == [
         "A A", "A B A", "A B B", "A T", "A B T", "T A", "T T A", "T T T"]
     assert spec.tricks.outcomes_cited.source == "a house table"
+
+
+def test_a_contest_switched_off_before_another_leaves_the_other_on(tmp_path: Path) -> None:
+    """`enabled: false` switches one contest off (its calls with it); the contests written after
+    it are read as ever."""
+    path = tmp_path / "sin_flor.yaml"
+    path.write_text(BARE.replace("contests:\n  envido:\n", "contests:\n  nada:\n    enabled: false\n    value: envido\n"
+                                 "    calls:\n      nada: {worth: 1}\n  envido:\n"), encoding="utf-8")
+    spec = load_spec(str(path))
+    assert [c.name for c in spec.contests] == ["envido", "flor"] and spec.disabled_calls == ("nada",)
