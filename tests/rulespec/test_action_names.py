@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.errors import SpecError
 from rulespec.load import load_spec
+from tests.rulespec.test_builder_errors import refusals
 
 TAKEN = "each action needs its own name"
 SHADOWS = "name the alias otherwise"
@@ -45,10 +45,7 @@ CASES = {
 def test_a_name_two_actions_would_share_is_refused_at_its_key(tmp_path: Path, case: str) -> None:
     body, expected = CASES[case]
     path = tmp_path / "variant.yaml"
-    path.write_text(f"extends: teg\nname: variant\n{body}", encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        load_spec(str(path))
-    [d] = info.value.diagnostics
+    [d] = refusals(path, f"extends: teg\nname: variant\n{body}")
     assert d.loc is not None and d.loc.file == str(path)
     assert d.severity == "error"
     assert (d.loc.line, d.loc.col, d.path, d.message) == expected

@@ -9,11 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.errors import SpecError
+from rulespec.errors import Diagnostic, SpecError
 from rulespec.load import open_spec
-from tests.rulespec.test_defaults import BARE
+from tests.rulespec.test_defaults import BARE, NEXT_RANK
 
 REMOVED = (1, 1, "$.extends")       # where a finding about a key the variant removed is read
+
+
+def refusals(path: Path, text: str, options: dict[str, object] | None = None) -> list[Diagnostic]:
+    """What keeps the spec `text`, written at `path`, from being built under `options`."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        open_spec(path).build(options)
+    return info.value.diagnostics
+
 
 CASES: dict[str, tuple[str, str, dict[str, object], tuple[int, int, str], str]] = {
     # deck: "points: the value of each rank for the envido": every rank has one, and only ranks
@@ -100,10 +109,7 @@ CASES: dict[str, tuple[str, str, dict[str, object], tuple[int, int, str], str]] 
 def test_a_spec_that_cannot_make_a_game_is_refused_where_its_author_wrote_it(tmp_path: Path, case: str) -> None:
     base, body, options, (line, col, path), message = CASES[case]
     variant = tmp_path / "variant.yaml"
-    variant.write_text(f"extends: {base}\nname: variant\n{body}", encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(variant).build(options)
-    [d] = info.value.diagnostics
+    [d] = refusals(variant, f"extends: {base}\nname: variant\n{body}", options)
     assert d.severity == "error"
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), line, col, path)
     said, _, base = d.message.partition(" [in the base: ")
@@ -122,7 +128,6 @@ def test_a_deck_the_hands_take_whole_is_enough_when_no_card_is_turned(tmp_path: 
 
 SHORT_POINTS = "  points: {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}\n"                 # no 7
 EXTRA_POINTS = "  points: {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 9: 9}\n"    # and a 9
-NEXT_RANK = '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}\n'
 OWN = {
     # `deck.hand_size` is left to its default (3), so the finding is at the deck the spec writes
     "a deck too small": (BARE + "table:\n  players: 10\n", (5, 3, "$.deck.hand_size"),
@@ -173,10 +178,7 @@ def test_a_spec_of_its_own_is_refused_at_the_place_of_the_rule_itself(tmp_path: 
     text, (line, col, path), message = OWN[case]
     assert NEXT_RANK in BARE and "real_envido: {worth: 3, after: [envido]}" in BARE
     own = tmp_path / "own.yaml"
-    own.write_text(text, encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(own).build()
-    [d] = info.value.diagnostics
+    [d] = refusals(own, text)
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(own), line, col, path)
     assert d.message == message
 
@@ -185,11 +187,9 @@ def test_a_variant_that_drops_a_rank_its_base_names_is_told_at_its_ranks(tmp_pat
     """teg gives the 12 a point value, makes it a figure and ranks it: a variant whose deck has no
     12 broke all three without writing them, so each finding is placed at the ranks it wrote."""
     variant = tmp_path / "variant.yaml"
-    variant.write_text("extends: teg\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 10, 11]\n", encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(variant).build()
     found = [(d.loc.file, d.loc.line, d.loc.col, d.path, d.message.partition(" [in the base: ")[0])
-             for d in info.value.diagnostics if d.loc is not None]
+             for d in refusals(variant, "extends: teg\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 10, 11]\n")
+             if d.loc is not None]
     ranks = (str(variant), 4, 10, "$.deck.ranks")
     assert found == [(*ranks, "'12' is not a rank of the deck ['1', '2', '3', '4', '5', '6', '7', '10', '11']"),
                      (*ranks, "figure '12' is not a rank of the deck"),
@@ -204,10 +204,7 @@ def test_a_variant_that_shrinks_the_deck_is_told_at_what_it_shrank(tmp_path: Pat
     so every finding is placed there."""
     (tmp_path / "base.yaml").write_text(BARE + "table:\n  players: 4\n", encoding="utf-8")
     variant = tmp_path / "variant.yaml"
-    variant.write_text(f"extends: base.yaml\nname: variant\ndeck:\n  {written}\n", encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(variant).build()
-    found = info.value.diagnostics
+    found = refusals(variant, f"extends: base.yaml\nname: variant\ndeck:\n  {written}\n")
     assert {(d.loc.file, d.loc.line, d.loc.col, d.path) for d in found if d.loc} == {(str(variant), 4, 10, f"$.deck.{key}")}
     cards = 12 if key == "ranks" else 7
     assert found[0].message.startswith(f"the deck has {cards} cards: 4 players × 3 cards plus the turned card need 13 ")
@@ -217,11 +214,8 @@ def test_a_variant_that_shrinks_the_deck_is_told_at_what_it_shrank(tmp_path: Pat
 def test_a_spec_of_a_name_alone_is_told_it_needs_a_deck_and_a_ranking(tmp_path: Path) -> None:
     """The schema passes `name: tiny` (every top-level key is optional there); the builder says
     what no game can be made without, at the file's first line."""
-    tiny = tmp_path / "tiny.yaml"
-    tiny.write_text("name: tiny\n", encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(tiny).build()
-    assert [(d.loc.line, d.loc.col, d.path, d.message) for d in info.value.diagnostics if d.loc] == [
+    found = refusals(tmp_path / "tiny.yaml", "name: tiny\n")
+    assert [(d.loc.line, d.loc.col, d.path, d.message) for d in found if d.loc] == [
         (1, 1, "$.deck", "the spec needs a deck"), (1, 1, "$.ranking", "the spec needs a ranking")]
 
 
@@ -232,10 +226,7 @@ def test_a_card_turned_by_a_variant_is_told_where_it_is_turned(tmp_path: Path) -
     (tmp_path / "diez.yaml").write_text("extends: teg\nname: diez\noptions:\n  players: {values: [2, 10], default: 10}\n"
                                          "deck:\n  hand_size: 4\n", encoding="utf-8")
     variant = tmp_path / "variant.yaml"
-    variant.write_text('extends: diez.yaml\nname: variant\nturned:\n  source: "a house muestra"\n', encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(variant).build()
-    [d] = info.value.diagnostics
+    [d] = refusals(variant, 'extends: diez.yaml\nname: variant\nturned:\n  source: "a house muestra"\n')
     assert d.loc is not None and (d.loc.file, d.loc.line, d.path) == (str(variant), 4, "$.turned")
     assert d.message.startswith("the deck has 40 cards: 10 players × 4 cards plus the turned card need 41 [in the base: ")
 
@@ -244,11 +235,8 @@ def test_a_variant_that_adds_a_rank_is_told_at_its_ranks_that_the_order_leaves_i
     """teg's card order names every card of its ten ranks; a variant that adds a rank 13 (and its
     point value) leaves its four cards out of the order it did not write: told at its ranks."""
     variant = tmp_path / "variant.yaml"
-    variant.write_text("extends: teg\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13]\n"
-                       "  points: {13: 0}\n", encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(variant).build()
-    [d] = info.value.diagnostics
+    [d] = refusals(variant, "extends: teg\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13]\n"
+                            "  points: {13: 0}\n")
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), 4, 10, "$.deck.ranks")
     assert d.message.startswith("the ranking leaves out 13e, 13b, 13o, 13c [in the base: ")
 
@@ -258,10 +246,6 @@ def test_a_variant_that_adds_ranks_is_told_at_its_ranks_that_the_cycle_leaves_th
     9 to the deck leaves them out of the cycle it did not write (no rank would follow them)."""
     (tmp_path / "base.yaml").write_text(BARE, encoding="utf-8")
     variant = tmp_path / "variant.yaml"
-    variant.write_text("extends: base.yaml\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n",
-                       encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        open_spec(variant).build()
-    [d] = info.value.diagnostics
+    [d] = refusals(variant, "extends: base.yaml\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n")
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), 4, 10, "$.deck.ranks")
     assert d.message.startswith("the cycle leaves out 8, 9: with such a card turned, no rank follows it [in the base: ")

@@ -48,6 +48,9 @@ schedule:
 signals: {verb: sena, names: [one]}
 """
 
+NEXT_RANK = '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}\n'
+"""BARE's trumps, which other tests replace."""
+
 
 @pytest.fixture(scope="module")
 def bare(tmp_path_factory: pytest.TempPathFactory) -> Spec:
@@ -115,8 +118,7 @@ def test_same_suit_trumps_have_no_suit_order(tmp_path: Path) -> None:
     """`suits` orders next_rank trumps only (spec-language.md, "Turned card"); same_suit trumps
     are of one suit, the turned card's, and leave it out."""
     path = tmp_path / "piezas.yaml"
-    path.write_text(BARE.replace('  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}\n',
-                                 "  trumps: {kind: same_suit, ranks: [2, 4]}\n"), encoding="utf-8")
+    path.write_text(BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4]}\n"), encoding="utf-8")
     trumps = load_spec(str(path)).trumps
     assert trumps is not None and (trumps.kind, trumps.ranks, trumps.suit_order) == ("same_suit", ("2", "4"), ())
 
