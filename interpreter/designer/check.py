@@ -418,8 +418,7 @@ def _check_payoffs(game: Game, combo: Combo, found: _Collector) -> bool:
     try:
         table = payoffs(game)
     except ENGINE_FAILURES as err:
-        found.add(Diagnostic("error", game.spec.stakes.span.loc, "$", f"the payoffs cannot be computed: {err}"),
-                  PAYOFF, combo)
+        found.add(_payoffs_failed(game, err), PAYOFF, combo)
         return True
     for v in table.problems:
         found.add(_violation(v, "error"), PAYOFF, combo, v.witness, v.expect, v.detail)
@@ -427,6 +426,15 @@ def _check_payoffs(game: Game, combo: Combo, found: _Collector) -> bool:
     _chain_rules(game, table, combo, found)
     added = list(found.found.values())[before:]
     return any(f.diagnostic.severity == "error" for f in added) or bool(table.problems)
+
+
+def _payoffs_failed(game: Game, err: Exception) -> Diagnostic:
+    """A formula that fails while the payoffs are read is told at its own place; any other
+    failure at the stakes, where the reading starts."""
+    if isinstance(err, SpecError) and err.diagnostics:
+        d = err.diagnostics[0]
+        return replace(d, severity="error", message=f"the payoffs cannot be computed: {d.message}")
+    return Diagnostic("error", game.spec.stakes.span.loc, "$", f"the payoffs cannot be computed: {err}")
 
 
 def _ladder_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) -> None:

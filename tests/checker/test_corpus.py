@@ -65,3 +65,19 @@ def test_cli_prints_the_located_line_and_exits_1(capsys: pytest.CaptureFixture[s
     want = EXPECTED["undefined_option.yaml"]
     assert lines[0].startswith(f"error {path}:{want['line']}:{want['col']} at {want['path']}: {want['message']}")
     assert len(lines) == 1, "one finding is one line, never wrapped"
+
+
+def test_a_payoff_failure_without_a_place_is_told_at_the_stakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine failing while the payoffs are read, with no formula to blame (an assertion of
+    its own), is still a finding, placed at the stakes where the reading starts: the base's, told
+    at the line the variant wrote there."""
+    def fails(game: object) -> None:
+        raise AssertionError("the ladder has no first step")
+    monkeypatch.setattr("interpreter.designer.check.payoffs", fails)
+    path = CORPUS / "base_fails.yaml"
+    report = diagnose(str(path), fixed=defaults(path))
+    base = CORPUS.parents[1] / "specs" / "teg.yaml"
+    line = base.read_text(encoding="utf-8").splitlines().index("stakes:") + 2     # where its map begins
+    assert [str(f.diagnostic) for f in report.findings] == [
+        f"{path}:7:9 at $.stakes.base: the payoffs cannot be computed: the ladder has no first step"
+        f" [in the base: {base}:{line}:3 at $]"]
