@@ -33,8 +33,9 @@ checked by hand too.
 whole set takes too long; `--budget` stops the run after that many seconds (the mutants not run
 are reported as not checked, never as killed); `--resume` goes on in a `--keep` folder of an
 earlier run, where the mutants and the test-to-function map are already made; `--carry DIR ...` takes
-the results of earlier runs' `--keep` folders for the mutants of every function whose code has not
-changed since (mutmut's hash of it), so that a run checks only what is new. A result carried is
+the results of earlier runs' `--keep` folders (or `--record` files, the results in short, which
+can be committed and read on another machine) for the mutants of every function whose code has
+not changed since (mutmut's hash of it), so that a run checks only what is new. A result carried is
 as the earlier run's tests found it: a survivor may since be killed (docs/testing.md says which).
 The kill rate counts killed and timed-out mutants over those checked. Survivors are printed with
 their diff (`mutmut show`).
@@ -57,6 +58,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["interpreter/engine/contests.py", "interpreter/engine/legal.py", "interpreter/engine/state.py",
@@ -96,7 +98,7 @@ def _config(work: Path, modules: list[str]) -> None:
     (work / "setup.cfg").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _mutmut(work: Path, args: list[str], timeout: float | None = None) -> subprocess.CompletedProcess:
+def _mutmut(work: Path, args: list[str], timeout: float | None = None) -> subprocess.CompletedProcess[str]:
     """Run mutmut in `work`; past `timeout` seconds its whole process group is stopped (the
     mutants it has finished keep their results)."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MUTANT_UNDER_TEST")}
@@ -124,8 +126,43 @@ def _results(work: Path, modules: list[str]) -> dict[str, int | None]:
     return found
 
 
+def _record(work: Path, modules: list[str]) -> dict[str, dict[str, Any]]:
+    """The run's results in short: per module and function, mutmut's hash of the function's code
+    and the exit code of each mutant checked, by number. Committed, it carries a run's results to
+    another machine (`--carry FILE`)."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in modules:
+        meta_path = work / "mutants" / (m + ".meta")
+        if not meta_path.is_file():
+            continue
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        functions: dict[str, Any] = {}
+        for key, code in sorted(meta["exit_code_by_key"].items()):
+            function, number = key.rsplit(".", 1)[1].rsplit("__mutmut_", 1)
+            if code is not None:
+                entry = functions.setdefault(function, {"hash": meta["hash_by_function_name"][function], "codes": {}})
+                entry["codes"][number] = code
+        out[m] = functions
+    return out
+
+
+def _earlier(source: Path, module: str) -> dict[str, Any] | None:
+    """An earlier run's results for `module`, in mutmut's form, from its `--keep` folder or its
+    `--record` file (None when it has none)."""
+    if source.is_dir():
+        meta = source / "mutants" / (module + ".meta")
+        return json.loads(meta.read_text(encoding="utf-8")) if meta.is_file() else None
+    functions = json.loads(source.read_text(encoding="utf-8")).get(module)
+    if functions is None:
+        return None
+    prefix = module.removesuffix(".py").replace("/", ".")
+    return {"hash_by_function_name": {f: e["hash"] for f, e in functions.items()},
+            "exit_code_by_key": {f"{prefix}.{f}__mutmut_{n}": code
+                                 for f, e in functions.items() for n, code in e["codes"].items()}}
+
+
 def _carry(work: Path, modules: list[str], earlier: list[Path]) -> int:
-    """Copy into `work`'s results those of `earlier` folders for mutants of unchanged functions."""
+    """Copy into `work`'s results those of `earlier` runs for mutants of unchanged functions."""
     carried = 0
     for m in modules:
         meta_path = work / "mutants" / (m + ".meta")
@@ -133,11 +170,10 @@ def _carry(work: Path, modules: list[str], earlier: list[Path]) -> int:
             continue
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         hashes, results = meta["hash_by_function_name"], meta["exit_code_by_key"]
-        for folder in earlier:
-            old_path = folder / "mutants" / (m + ".meta")
-            if not old_path.is_file():
+        for source in earlier:
+            old = _earlier(source, m)
+            if old is None:
                 continue
-            old = json.loads(old_path.read_text(encoding="utf-8"))
             for key, code in old["exit_code_by_key"].items():
                 function = key.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
                 now = hashes.get(function)
@@ -159,9 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", action="store_true", help="reuse the --keep folder of an earlier run")
     ap.add_argument("--max-children", type=int, default=2)
     ap.add_argument("--carry", type=Path, nargs="*", default=[],
-                    help="--keep folders of earlier runs whose results stand for unchanged functions")
+                    help="--keep folders or --record files of earlier runs:"
+                         " their results stand for unchanged functions")
     ap.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--record", type=Path, help="write the results in short here, to be carried by a later run")
     args = ap.parse_args(argv)
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="truco-mutation-"))
@@ -219,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
         for m in survivors:
             shown = _mutmut(work, ["show", m]).stdout.strip()
             print(f"--- {m} [{status[m]}]\n{shown}\n")
+        if args.record:
+            args.record.write_text(json.dumps(_record(work, args.modules), separators=(",", ":"), sort_keys=True)
+                                   + "\n", encoding="utf-8")
         if args.json:
             args.json.write_text(json.dumps({"modules": args.modules, "selection": SELECTION, "total": len(every),
                                              "chosen": len(chosen), "checked": len(checked), "killed": len(killed),
