@@ -74,17 +74,23 @@ def test_a_deck_without_a_turned_card_has_no_trumps(tmp_path) -> None:
     assert "tres_figuras" in st.legal_actions(seat=0)
 
 
-@pytest.mark.parametrize("dealer, next_dealer", [("same", 1), ("next", 0)])
-def test_an_annulled_deal_is_dealt_again_by_the_dealer_its_rule_names(tmp_path, dealer: str, next_dealer: int) -> None:
-    """spec-language.md, annulments: "dealer: same — the same dealer deals again (or: next)". Seat 1
-    deals; seat 0 annuls with three figures; the deal that follows is seat 1's again, or seat 0's,
-    and nobody scores."""
-    game = house_game(tmp_path, FIGURES.replace("dealer: same", f"dealer: {dealer}"), {"players": 2})
-    st = game.new_match(seed=0, deals=[Deal((("10e", "11o", "12c"), ("1e", "3b", "6o")))])
-    assert st.dealer == 1
+OTHER_HANDS = (("1e", "3b", "6o"), ("1b", "2c", "7o"), ("4e", "5b", "7c"), ("2o", "3c", "6b"), ("1o", "4c", "5e"))
+"""Hands of no three figures, for the seats after the first."""
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("dealer", ["same", "next"])
+def test_an_annulled_deal_is_dealt_again_by_the_dealer_its_rule_names(tmp_path, dealer: str, players: int) -> None:
+    """spec-language.md, annulments: "dealer: same — the same dealer deals again (or: next)". The
+    last seat deals; seat 0, the mano, annuls with three figures; the deal that follows is the
+    last seat's again, or the next seat's (seat 0), and nobody scores."""
+    game = house_game(tmp_path, FIGURES.replace("dealer: same", f"dealer: {dealer}"), {"players": players})
+    st = game.new_match(seed=0, deals=[Deal((("10e", "11o", "12c"), *OTHER_HANDS[:players - 1]))])
+    assert (st.dealer, st.mano) == (players - 1, 0)
     st.apply("tres_figuras", seat=0)
     st.next_hand()
-    assert (st.hand_number, st.dealer, st.mano, st.score) == (2, next_dealer, 1 - next_dealer, [0, 0])
+    again = players - 1 if dealer == "same" else 0
+    assert (st.hand_number, st.dealer, st.mano, st.score) == (2, again, (again + 1) % players, [0, 0])
 
 
 TRAILING = """\
