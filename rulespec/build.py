@@ -219,8 +219,7 @@ class Builder:
         figures = frozenset(str(f) for f in self.get(p + ("figures",)) or [])
         for f in sorted(figures - set(ranks)):
             self.error(p + ("figures",), f"figure {f!r} is not a rank of the deck", (p + ("ranks",),))
-        return Deck(suits, ranks, tuple(points), figures, int(self.get(p + ("hand_size",), 3)),
-                    self.cited(p), self.span(p))
+        return Deck(suits, ranks, tuple(points), figures, int(self.get(p + ("hand_size",), 3)), self.cited(p))
 
     def deal_fits(self, deck: Deck, table: Table) -> None:
         """Every seat gets a whole hand, and the turned card is left to turn."""

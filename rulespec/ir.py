@@ -85,7 +85,6 @@ class Deck:
     figures: frozenset[str]
     hand_size: int
     cited: Cited
-    span: Span
 
     @property
     def cards(self) -> tuple[str, ...]:

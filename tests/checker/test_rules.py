@@ -72,14 +72,15 @@ def test_display_labels_name_the_suits_and_signals(tmp_path: Path) -> None:
     """spec-language.md, `display`: "What the boards print instead of the spec's own names, per
     language"; the rulebook uses them too. teg's Spanish labels for its suits and señas are each
     in its rulebook, and a `source:` or a `note:` (one per language, a mapping too) under `display`
-    cites the labels without being a language."""
+    cites the labels without being a language, wherever it stands among the languages."""
     labels = [label for kind in open_spec("teg").tree.data["display"]["es"].values() for label in kind.values()]
     assert len(labels) == 8 and all(label in own("teg") for label in labels)
     variant = tmp_path / "cited.yaml"
     variant.write_text('extends: teg\nname: cited\ndisplay:\n  source: "the house\'s own words"\n'
-                       '  note: {es: "las palabras de la casa", en: "the house\'s words"}\n', encoding="utf-8")
+                       '  note: {es: "las palabras de la casa", en: "the house\'s words"}\n'
+                       '  en: {suits: {e: swords}}\n', encoding="utf-8")
     game = load_game(str(variant))
-    assert [code for code, _ in game.spec.display] == ["es"]
+    assert [code for code, _ in game.spec.display] == ["es", "en"]
     assert all(label in render(game) for label in labels)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.errors import SpecError
-from rulespec.ir import Cited, Deck, Span
+from rulespec.ir import Cited, Deck
 from rulespec.load import load_spec, open_spec
 from rulespec.vocabulary import FUNCTIONS, NAMES, SITES, Scope, markdown, with_reference
 
@@ -42,7 +42,7 @@ def test_the_engine_reads_exactly_the_names_the_table_types() -> None:
     """A name the engine offers without a type (or typed and never offered) would slip past
     the checker or be refused by it."""
     hand = {n for n, t in NAMES.items() if t.scope is Scope.CARDS}
-    cards = Cards(Deck(("e",), ("1",), (("1", 1),), frozenset(), 1, Cited(), Span(None, "$")))
+    cards = Cards(Deck(("e",), ("1",), (("1", 1),), frozenset(), 1, Cited()))
     assert set(_hand_env(cards, {}).names) == hand
     assert set(PLAY_NAMES) == set(NAMES) - hand
     functions = set(play_env({}, set(), {}).functions) | set(_hand_env(cards, {}).functions)
