@@ -303,14 +303,14 @@ class Builder:
                 self.error(p + ("cycle",), f"the cycle lists {', '.join(twice)} more than once")
         if kind == "same_suit" and not ranks:
             self.error(p + ("ranks",), "a same_suit trump needs its ranks, strongest first")
-        return Trumps(kind, cycle, order, ranks, substitute, points, self.cited(p), self.span(p))
+        return Trumps(kind, cycle, order, ranks, substitute, points, self.cited(p))
 
     def values(self) -> tuple[HandValue, ...]:
         out = []
         for name, _node in (self.get(("values",)) or {}).items():
             p: Path = ("values", name)
             out.append(HandValue(name, self.formula(p + ("formula",)), self.optional_formula(p + ("holds",)),
-                                 self.cited(p), self.span(p)))
+                                 self.cited(p)))
         return tuple(out)
 
     def table(self) -> Table:
@@ -470,7 +470,7 @@ class Builder:
                 self.error(fp + ("seats",), f"at {table.players} players a seat does not face an opponent: "
                                             "facing pairs need the seat across the table on the other team")
             formats.append(HandFormat(str(node.get("name", seats)), seats, self.cited(fp), self.span(fp)))
-        return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p), self.span(p),
+        return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p),
                         str(self.get(p + ("check",), "round")))
 
     def match(self) -> Match:

@@ -112,7 +112,6 @@ class Trumps:
     substitute: str | None
     points: tuple[tuple[str, int], ...]
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)
@@ -121,7 +120,6 @@ class HandValue:
     formula: Formula
     holds: Formula | None
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)
@@ -296,7 +294,6 @@ class Schedule:
     when: Formula
     formats: tuple[HandFormat, ...]
     cited: Cited
-    span: Span
     check: str = "round"
 
 

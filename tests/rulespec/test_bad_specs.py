@@ -71,8 +71,9 @@ SINGLE: dict[str, tuple[int, int, str, str]] = {
     "ranking_missing_card": (4, 10, "$.ranking", "the ranking leaves out 4e, 4b, 4o, 4c"),
     # A card named twice is reported where it is named the second time.
     "ranking_twice": (4, 86, "$.ranking", "card 1e is ranked twice"),
-    # Something that is neither a card nor a rank, at its own column (`8e` is 28 characters in).
-    "ranking_not_a_card": (4, 11 + 28, "$.ranking", "'8e' is neither a card nor a rank of the deck"),
+    # Something that is neither a card nor a rank, at its own column (`8e` is 28 characters in);
+    # the other cards of its tier are still ranked (no other finding).
+    "ranking_not_a_card": (5, 11 + 28, "$.ranking", "'8e' is neither a card nor a rank of the deck"),
     # "Every option has `values` ... and a `default` among them."
     "option_default": (5, 39, "$.options.target.default",
                        "default 20 is not one of the allowed values [15, 30]"),
@@ -106,6 +107,18 @@ def test_bad_spec_gives_its_located_message(name: str) -> None:
     assert located(only) == SINGLE[name]
     assert only.severity == "error"
     assert str(only).startswith(f"{bad(name)}:{SINGLE[name][0]}:{SINGLE[name][1]} at {SINGLE[name][2]}: ")
+
+
+def test_a_rank_stands_for_the_cards_of_that_rank_not_named_elsewhere(tmp_path: Path) -> None:
+    """spec-language.md: "An item is a card (`1e`) or a rank (`3`), which stands for every card of
+    that rank not named elsewhere in the ranking." teg's order, with its two lesser aces written
+    `1` and its two lesser sevens `7` after the named ones, is teg's order."""
+    variant = tmp_path / "ranks.yaml"
+    variant.write_text('name: ranks\nextends: teg\nranking: "1e > 1b > 7e > 7o > 3 > 2 > 1 > 12 > 11 > 10'
+                       ' > 7 > 6 > 5 > 4"\n', encoding="utf-8")
+    tiers = [set(tier) for tier in load_spec(str(variant)).ranking.tiers]
+    assert tiers == [set(tier) for tier in load_spec("teg").ranking.tiers]
+    assert tiers[6] == {"1o", "1c"} and tiers[10] == {"7b", "7c"}
 
 
 def test_ranking_caret_sits_under_the_reported_column() -> None:
