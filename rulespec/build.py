@@ -324,8 +324,8 @@ class Builder:
                                        f"a fold, a lost match and a decided hand score for it; got {teams}")
             teams = 2
         if not isinstance(players, int) or players < 2 or players % teams:
-            self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams",
-                       (p + ("teams",),))     # the options the formula reads are the finding's own (blame.py)
+            # the options the formula reads are the finding's own (blame.py); the teams are always 2
+            self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams")
             players = teams
         return Table(players, teams, str(self.get(p + ("dealer",), "next")),
                      str(self.get(p + ("answer",), "next_opponent")), self.cited(p), self.span(p))
