@@ -46,3 +46,17 @@ def test_a_record_carries_the_results_of_unchanged_functions_only(tmp_path: Path
     assert mutation._results(now, [MODULE]) == {
         "rulespec.build.xǁBǁdeck__mutmut_1": 1, "rulespec.build.xǁBǁdeck__mutmut_2": 0,
         "rulespec.build.xǁBǁdeck__mutmut_3": None, "rulespec.build.xǁBǁstakes__mutmut_1": None}
+
+
+def test_the_selection_builds_no_spec_once_for_several_tests() -> None:
+    """mutmut runs a mutant against the tests its stats run saw calling the mutated function. A
+    fixture kept for a module or the session is built by its first test only, so a mutant of
+    the builder would never meet the module's other tests: the selection's fixtures are per test
+    (the spec and game caches make that cheap)."""
+    root = TOOL.parents[1]
+    selected = [root / p for p in tool().SELECTION if p.startswith("tests/")]
+    files = [f for p in selected for f in ([p] if p.is_file() else sorted(p.rglob("*.py")))]
+    assert len(files) > 10
+    kept = [str(f.relative_to(root)) for f in files
+            if 'scope="module"' in f.read_text(encoding="utf-8") or 'scope="session"' in f.read_text(encoding="utf-8")]
+    assert kept == []

@@ -25,7 +25,7 @@ from interpreter.engine.state import State
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def game():
     return load_game("uruguayo", players=6)
 

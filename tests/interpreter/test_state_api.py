@@ -24,12 +24,12 @@ from interpreter.engine.tables import hand_values, places
 README_DEAL = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def game():
     return load_game("teg", players=2, target=15)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def game4():
     return load_game("teg", players=4, target=30)
 

@@ -52,9 +52,10 @@ NEXT_RANK = '  trumps: {cycle: [1, 2, 3, 4, 5, 6, 7], suits: "e < b < o < c"}\n'
 """BARE's trumps, which other tests replace."""
 
 
-@pytest.fixture(scope="module")
-def bare(tmp_path_factory: pytest.TempPathFactory) -> Spec:
-    path: Path = tmp_path_factory.mktemp("bare") / "bare.yaml"
+@pytest.fixture
+def bare(tmp_path: Path) -> Spec:
+    """Built for each test, so that every test reading it is one that runs the builder."""
+    path = tmp_path / "bare.yaml"
     path.write_text(BARE, encoding="utf-8")
     return load_spec(str(path))
 
