@@ -328,7 +328,7 @@ class Builder:
             self.error(p + ("players",), f"{players!r} players cannot sit in {teams} alternating teams")
             players = teams
         return Table(players, teams, str(self.get(p + ("dealer",), "next")),
-                     str(self.get(p + ("answer",), "next_opponent")), self.cited(p), self.span(p))
+                     str(self.get(p + ("answer",), "next_opponent")), self.cited(p))
 
     def tricks(self) -> Tricks:
         p: Path = ("tricks",)

@@ -132,7 +132,6 @@ class Table:
     dealer: str
     answer: str
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)
