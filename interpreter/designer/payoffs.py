@@ -163,7 +163,8 @@ def _ladder(game: Game, start: State, out: Payoffs) -> Iterator[Step]:
             accepted.apply("accept")
             declined.apply("decline")
         except FORMULA_FAILURES as err:
-            out.problems.append(Violation("payoff", f"answering {name} fails: {err}", calls[name].span,
+            reason = err.diagnostics[0].message if isinstance(err, SpecError) else str(err)
+            out.problems.append(Violation("payoff", f"answering {name} fails: {reason}", calls[name].span,
                                           Witness(_deal_of(st), tuple(actions))))
             return
         gained = declined.score[caller_team] - st.score[caller_team]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.errors import SpecError
-from rulespec.load import open_spec
+from rulespec.load import find_spec, open_spec
 from rulespec.yamlload import load_yaml_file
 
 from interpreter.cli import main
@@ -76,7 +76,7 @@ def test_a_payoff_failure_without_a_place_is_told_at_the_stakes(monkeypatch: pyt
     monkeypatch.setattr("interpreter.designer.check.payoffs", fails)
     path = CORPUS / "base_fails.yaml"
     report = diagnose(str(path), fixed=defaults(path))
-    base = CORPUS.parents[1] / "specs" / "teg.yaml"
+    base = find_spec("teg")
     line = base.read_text(encoding="utf-8").splitlines().index("stakes:") + 2     # where its map begins
     assert [str(f.diagnostic) for f in report.findings] == [
         f"{path}:7:9 at $.stakes.base: the payoffs cannot be computed: the ladder has no first step"
