@@ -213,8 +213,6 @@ def _at(severity: Severity, spec: Spec, f: Formula, message: str) -> Diagnostic:
 
 def _spec_source(spec: Spec, path: str) -> str | None:
     """The `source:` around a `$.a.b.c` path in the spec's merged tree."""
-    if spec.raw is None:
-        return None
     parts = tuple(p for p in re.findall(r'\.([A-Za-z_][A-Za-z0-9_]*)|\["((?:[^"\\]|\\.)*)"\]', path))
     return _source(spec.raw.data, tuple(a or b for a, b in parts))
 
@@ -276,7 +274,7 @@ def _outcomes(spec: Spec) -> list[Diagnostic]:
                 undecided.append(seq)
     out = []
     path = tricks.span.path + ".outcome"
-    loc = spec.raw.loc(("tricks", "outcome")) if spec.raw is not None else tricks.span.loc
+    loc = spec.raw.loc(("tricks", "outcome"))
     shown = sorted({show_results(s) for s in undecided})
     if shown:
         out.append(Diagnostic("error", loc, path, f"no outcome decides the trick results {', '.join(shown)}: "
@@ -304,12 +302,6 @@ def _unreachable_calls(spec: Spec, contest: Contest) -> list[Diagnostic]:
                 grew = True
     out = []
     for c in contest.calls:
-        if c.max == 0:
-            out.append(Diagnostic("error", spec.raw.loc(("contests", contest.name, "calls", c.name, "max"))
-                                  if spec.raw is not None else c.span.loc, c.span.path + ".max",
-                                  f"{c.name} can never be called: `max: 0` allows it no time in a chain",
-                                  c.cited.source))
-            continue
         if _constant(c.allowed, spec) is False:
             out.append(_at("error", spec, c.allowed, f"{c.name} can never be called: its `allowed` condition "
                                                      "is always false"))
@@ -317,11 +309,11 @@ def _unreachable_calls(spec: Spec, contest: Contest) -> list[Diagnostic]:
         if c.name in reachable:
             continue
         key: tuple[str, ...] = ("contests", contest.name, "calls", c.name)
-        written = spec.raw.data if spec.raw is not None else {}
+        written = spec.raw.data
         for part in key:
             written = written.get(part, {}) if isinstance(written, dict) else {}
         key += ("opens",) if isinstance(written, dict) and "opens" in written else ("after",)
-        loc = spec.raw.loc(key) if spec.raw is not None else c.span.loc
+        loc = spec.raw.loc(key)
         out.append(Diagnostic("error", loc, format_path(key),
                               f"{c.name} can never be called: it does not open a chain and answers "
                               + (f"only calls that cannot be made ({', '.join(c.after)})" if c.after else "no call"),

@@ -328,12 +328,12 @@ class Spec:
     signals: Signals | None
     match: Match
     verbs: tuple[tuple[str, str], ...]
+    raw: Any = field(compare=False, repr=False)   # the merged YAML tree (yamlload.Located)
     disabled_calls: tuple[str, ...] = ()
     language: str = "en"             # the rulebook's language: en, es, fr, pt
     # Display labels per language: language -> kind (calls, values, ranks) -> name -> label.
     # The boards show them; play never reads them.
     display: tuple[tuple[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]], ...] = ()
-    raw: Any = field(compare=False, repr=False, default=None)
     schedule: Schedule | None = None  # rounds of hand formats, where the spec plays them
 
     def option(self, name: str) -> OptionValue:

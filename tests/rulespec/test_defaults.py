@@ -144,3 +144,11 @@ def test_a_contest_switched_off_before_another_leaves_the_other_on(tmp_path: Pat
                                  "    calls:\n      nada: {worth: 1}\n  envido:\n"), encoding="utf-8")
     spec = load_spec(str(path))
     assert [c.name for c in spec.contests] == ["envido", "flor"] and spec.disabled_calls == ("nada",)
+
+
+def test_a_contest_call_without_a_worth_adds_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "bare.yaml"
+    path.write_text(BARE.replace("real_envido: {worth: 3, after: [envido]}", "real_envido: {after: [envido]}"),
+                    encoding="utf-8")
+    envido = load_spec(str(path)).contests[0]
+    assert [c.worth.text for c in envido.calls] == ["2", "0"]
