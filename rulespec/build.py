@@ -383,7 +383,7 @@ class Builder:
                 calls.append(ContestCall(
                     cname, self.formula(cp + ("worth",), 0), bool(self.get(cp + ("opens",), not after)),
                     after, int(mx) if mx is not None else None, bool(self.get(cp + ("declare",))),
-                    _asks(self.get(cp + ("asks",), False)), self.formula(cp + ("allowed",), True),
+                    _asks(self.get(cp + ("asks",))), self.formula(cp + ("allowed",), True),
                     self.optional_formula(cp + ("accept",)), self.optional_formula(cp + ("decline",)),
                     self.cited(cp), self.span(cp)))
             names = {c.name for c in calls}
@@ -391,7 +391,7 @@ class Builder:
             for i, c in enumerate(calls):
                 for a in c.after:
                     if a not in written:
-                        hint = difflib.get_close_matches(a, sorted(written), n=1, cutoff=0.6)
+                        hint = difflib.get_close_matches(a, sorted(written), n=1)
                         self.error(p + ("calls", c.name, "after"), f"{a!r} is not a call of contest {name!r}"
                                    + (f" (did you mean {hint[0]!r}?)" if hint else ""))
                 # a call switched off by the options cannot be answered

@@ -46,3 +46,14 @@ def test_unknown_option_and_value_are_refused_with_what_is_offered() -> None:
 def test_command_line_strings_are_coerced_to_the_declared_values() -> None:
     game = load_game("teg", {"target": "15", "flor": "true", "players": "4"})
     assert (game.target, game.options["flor"], game.num_players) == (15, True, 4)
+
+
+@pytest.mark.parametrize("reales", [False, True])
+def test_a_call_switched_off_is_no_longer_one_another_call_answers(reales: bool) -> None:
+    """reglamento: "Dos / Tres Reales | Variante maison : +6 et +9 points." Its falta envido answers
+    the dos and tres reales too; with the house variant off they are no calls at all, so the falta
+    answers the envido and the real envido only."""
+    spec = load_spec("reglamento", {"reales": reales})
+    falta = next(c for c in spec.contests[0].calls if c.name == "falta_envido")
+    assert falta.after == ("envido", "real_envido", "dos_reales", "tres_reales")[:4 if reales else 2]
+    assert ("dos_reales" in spec.disabled_calls) is not reales
