@@ -399,8 +399,7 @@ class Builder:
             up = p + ("unraised",)
             unraised = None
             if self.get(up) is not None:
-                unraised = Unraised(str(self.get(up + ("mode",), "compare")), self.formula(up + ("pays",)),
-                                    self.span(up))
+                unraised = Unraised(str(self.get(up + ("mode",), "compare")), self.formula(up + ("pays",)))
             elif any(c.declare for c in calls):
                 # a declaration nobody answers is scored by this rule: without it play cannot go on
                 self.error(p, f"contest {name!r} has declarations (declare: true) but no `unraised:` rule "

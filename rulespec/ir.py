@@ -204,7 +204,6 @@ class Count:
 class Unraised:
     mode: str
     pays: Formula
-    span: Span
 
 
 @dataclass(frozen=True)
