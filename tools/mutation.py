@@ -30,9 +30,10 @@ switched to its mutant by mutmut, which forks its workers after the import: such
 checked by hand too.
 
 `--sample N` draws N mutants at random (seeded) from the whole set, for a machine where the
-whole set takes too long; `--budget` stops the run after that many seconds (the mutants not run
-are reported as not checked, never as killed); `--resume` goes on in a `--keep` folder of an
-earlier run, where the mutants and the test-to-function map are already made; `--carry DIR ...` takes
+whole set takes too long; `--functions` runs only the mutants of the functions named; `--budget`
+stops the run after that many seconds (the mutants not run are reported as not checked, never
+as killed); `--resume` goes on in a `--keep` folder of an earlier run, where the mutants and the
+test-to-function map are already made; `--carry DIR ...` takes
 the results of earlier runs' `--keep` folders (or `--record` files, the results in short, which
 can be committed and read on another machine) for the mutants of every function whose code has
 not changed since (mutmut's hash of it), so that a run checks only what is new. A result carried is
@@ -190,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modules", nargs="*", default=MODULES)
     ap.add_argument("--sample", type=int, default=0, help="run N mutants drawn at random (0: all)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--functions", nargs="*", default=[],
+                    help="run only the mutants of these functions (mutmut's names, such as xǁBuilderǁfold)")
     ap.add_argument("--budget", type=float, default=1800.0, help="seconds after which no new mutant starts")
     ap.add_argument("--batch", type=int, default=0, help="mutants per mutmut call (0: all in one)")
     ap.add_argument("--resume", action="store_true", help="reuse the --keep folder of an earlier run")
@@ -223,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         if not every:
             print("no mutants generated; is mutmut installed? (pip install mutmut==3.8.1)", file=sys.stderr)
             return 2
+        if args.functions:
+            every = [m for m in every if m.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0] in args.functions]
         chosen = sorted(random.Random(args.seed).sample(every, args.sample)) if 0 < args.sample < len(every) else every
         print(f"{len(every)} mutants in {', '.join(args.modules)}; running {len(chosen)}", flush=True)
         batch = args.batch or len(chosen)
