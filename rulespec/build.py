@@ -415,7 +415,7 @@ class Builder:
                 name, value, self.formula(p + ("window",), True), self.formula(p + ("interrupt",), False),
                 tuple(calls), self.formula(p + ("accept",), "total"),
                 self.formula(p + ("decline",), "if calls == 1 then 1 else total_but_last"),
-                unraised, count, tuple(str(c) for c in self.get(p + ("cancels",), []) or []),
+                unraised, count, tuple(str(c) for c in self.get(p + ("cancels",)) or []),
                 self.cited(p), self.span(p), str(self.get(p + ("declaration",), "optional"))))
         return tuple(out)
 

@@ -181,3 +181,25 @@ def test_a_finding_made_during_a_count_is_placed_at_the_count_rule() -> None:
     span = _Walk(game, Exploration(), None, 1).span_of(st)
     assert span is not None and span.path == "$.contests.envido.count"
     assert span.loc is not None and span.loc.file.endswith("teg.yaml")
+
+
+def test_a_contest_an_answer_leaves_open_is_told_at_the_contest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass checks that accepting a contest call settles the contest, at once or after its
+    count, and tells a chain that does not at the contest's rule. No bundled spec leaves one
+    open, so here the pass is made to read no contest as closed: teg's envido, accepted and
+    counted, is told at `$.contests.envido`."""
+    monkeypatch.setattr("interpreter.designer.explore.CLOSED", "never")
+    game = load_game("teg")
+    st = game.new_match(seed=1)
+    st.apply("envido")
+    out = Exploration()
+    _Walk(game, out, None, 1).check_resolves(st, fork_after(st, "accept"), "accept", lambda: None)
+    [v] = out.violations
+    assert (v.kind, v.message, v.detail) == ("unresolved", "accepting a chain does not settle the contest", "envido")
+    assert v.span.path == "$.contests.envido" and v.span.loc is not None and v.span.loc.file.endswith("teg.yaml")
+
+
+def fork_after(st: State, action: str) -> State:
+    child = fork(st)
+    child.apply(action)
+    return child

@@ -169,6 +169,9 @@ OWN = {
     "a trump point value for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], points: {9: 30}}\n"),
         (10, 52, "$.turned.trumps.points"), "'9' is not a rank of the deck"),
+    "a contest over no hand value": (
+        BARE.replace("    value: envido\n", "    value: nope\n"), (25, 12, "$.contests.flor.value"),
+        "'nope' is not a hand value defined under values"),
 }
 
 
@@ -176,7 +179,7 @@ OWN = {
 def test_a_spec_of_its_own_is_refused_at_the_place_of_the_rule_itself(tmp_path: Path, case: str) -> None:
     """With no base to blame, each finding is the builder's own, at the key its rule is about."""
     text, (line, col, path), message = OWN[case]
-    assert NEXT_RANK in BARE and "real_envido: {worth: 3, after: [envido]}" in BARE
+    assert NEXT_RANK in BARE and "real_envido: {worth: 3, after: [envido]}" in BARE and "    value: envido\n" in BARE
     own = tmp_path / "own.yaml"
     [d] = refusals(own, text)
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(own), line, col, path)
