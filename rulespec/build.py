@@ -425,7 +425,7 @@ class Builder:
     def fold(self) -> Fold:
         p: Path = ("fold",)
         return Fold(self.formula(p + ("when",), "my_turn or answering"), self.formula(p + ("pays",), "stake"),
-                    str(self.get(p + ("pending_contest",), "declined")), self.cited(p), self.span(p))
+                    str(self.get(p + ("pending_contest",), "declined")), self.cited(p))
 
     def special_hands(self) -> tuple[SpecialHand, ...]:
         out = []

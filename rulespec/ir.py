@@ -234,7 +234,6 @@ class Fold:
     pays: Formula
     pending_contest: str
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)
