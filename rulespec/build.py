@@ -443,7 +443,7 @@ class Builder:
             p: Path = ("annul", name)
             if self.enabled(p):
                 out.append(Annulment(name, self.formula(p + ("holds",)), self.formula(p + ("when",), True),
-                                     str(node.get("dealer", "same")), self.cited(p), self.span(p)))
+                                     str(node.get("dealer", "same")), self.cited(p)))
             else:
                 self.disabled.append(name)
         return tuple(out)
@@ -454,7 +454,7 @@ class Builder:
         if node is None:
             return None
         return Signals(str(node["verb"]), tuple(str(n) for n in node["names"]),            # both required
-                       str(node.get("to", "table")), self.cited(p), self.span(p))
+                       str(node.get("to", "table")), self.cited(p))
 
     def schedule(self, table: Table) -> Schedule | None:
         """The rounds of hand formats, if the spec plays them under these options."""
@@ -465,7 +465,7 @@ class Builder:
         for i, node in enumerate(self.get(p + ("formats",)) or []):
             fp: Path = p + ("formats", i)
             seats = str(node["seats"])                     # required
-            if seats == "facing" and (table.players % 2 or (table.players // 2) % table.teams == 0):
+            if seats == "facing" and (table.players // 2) % table.teams == 0:     # players are even
                 self.error(fp + ("seats",), f"at {table.players} players a seat does not face an opponent: "
                                             "facing pairs need the seat across the table on the other team")
             formats.append(HandFormat(str(node.get("name", seats)), seats, self.cited(fp), self.span(fp)))

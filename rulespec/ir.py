@@ -256,7 +256,6 @@ class Annulment:
     when: Formula
     dealer: str
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)
@@ -267,7 +266,6 @@ class Signals:
     names: tuple[str, ...]
     to: str
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)

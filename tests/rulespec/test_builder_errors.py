@@ -252,3 +252,18 @@ def test_a_variant_that_adds_ranks_is_told_at_its_ranks_that_the_cycle_leaves_th
     [d] = refusals(variant, "extends: base.yaml\nname: variant\ndeck:\n  ranks: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n")
     assert d.loc is not None and (d.loc.file, d.loc.line, d.loc.col, d.path) == (str(variant), 4, 10, "$.deck.ranks")
     assert d.message.startswith("the cycle leaves out 8, 9: with such a card turned, no rank follows it [in the base: ")
+
+
+@pytest.mark.parametrize("players, faces", [(2, True), (4, False), (6, True)])
+def test_facing_pairs_need_the_seat_across_on_the_other_team(tmp_path: Path, players: int, faces: bool) -> None:
+    """Pico a pico pairs each seat with the one across the table: at 2 players the other seat,
+    at 6 the third seat on, an opponent both times; at 4 the seat across is a partner."""
+    variant = tmp_path / "variant.yaml"
+    text = "extends: uruguayo\nname: variant\nschedule:\n  enabled: true\n  formats:\n    - {name: duel, seats: facing}\n"
+    if faces:
+        variant.write_text(text, encoding="utf-8")
+        spec = open_spec(variant).build({"players": players})
+        assert spec.schedule is not None and [f.seats for f in spec.schedule.formats] == ["facing"]
+    else:
+        [d] = refusals(variant, text, {"players": players})
+        assert d.message.startswith(f"at {players} players a seat does not face an opponent")
