@@ -468,14 +468,14 @@ class Builder:
             if seats == "facing" and (table.players // 2) % table.teams == 0:     # players are even
                 self.error(fp + ("seats",), f"at {table.players} players a seat does not face an opponent: "
                                             "facing pairs need the seat across the table on the other team")
-            formats.append(HandFormat(str(node.get("name", seats)), seats, self.cited(fp), self.span(fp)))
+            formats.append(HandFormat(str(node.get("name", seats)), seats, self.cited(fp)))
         return Schedule(self.formula(p + ("if",), True), tuple(formats), self.cited(p),
                         str(self.get(p + ("check",), "round")))
 
     def match(self) -> Match:
         p: Path = ("match",)
         target = self.constant(p + ("target",), 30)
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        if not isinstance(target, int) or target < 1:     # the type check has refused a condition
             self.error(p + ("target",), f"the target must be a positive number of points, not {target!r}")
             target = 1
         return Match(target, str(self.get(p + ("end",), "immediately")), self.cited(p), self.span(p))

@@ -276,7 +276,6 @@ class HandFormat:
     name: str
     seats: str
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)

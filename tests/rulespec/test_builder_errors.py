@@ -267,3 +267,10 @@ def test_facing_pairs_need_the_seat_across_on_the_other_team(tmp_path: Path, pla
     else:
         [d] = refusals(variant, text, {"players": players})
         assert d.message.startswith(f"at {players} players a seat does not face an opponent")
+
+
+def test_a_target_of_one_point_is_a_target(tmp_path: Path) -> None:
+    """The target must be a positive number of points: 1 is the least."""
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: teg\nname: variant\nmatch:\n  target: 1\n", encoding="utf-8")
+    assert open_spec(variant).build().match.target == 1
