@@ -12,7 +12,7 @@ from rulespec.load import open_spec
 
 from interpreter.cli import main
 from interpreter.designer.check import diagnose, write_cases
-from interpreter.designer.explore import Exploration, Keys, _Walk, canonical, explore, fork, sample_deals
+from interpreter.designer.explore import Exploration, Keys, _first_stuck, _Walk, canonical, explore, fork, sample_deals
 from interpreter.designer.replay import replay
 from interpreter.engine.game import load_game
 from interpreter.engine.state import State
@@ -203,3 +203,15 @@ def fork_after(st: State, action: str) -> State:
     child = fork(st)
     child.apply(action)
     return child
+
+
+def test_a_match_stuck_outside_any_special_hand_is_told_at_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass checks that from every score some hand scores a point, and blames the special hand
+    in force at a score where none does; with none in force, the match's rule. No bundled spec
+    gets stuck, so here the pass is made to find no hand scoring: at 0-0 teg plays no special
+    hand, so the finding is told at `$.match`."""
+    monkeypatch.setattr("interpreter.designer.explore._scores_from", lambda game, deal, score: False)
+    game = load_game("teg")
+    v = _first_stuck(game, sample_deals(game)[0].deal)
+    assert v is not None and (v.kind, v.detail) == ("stuck", "from 0-0")
+    assert v.span.path == "$.match" and v.span.loc is not None and v.span.loc.file.endswith("teg.yaml")
