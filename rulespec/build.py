@@ -521,8 +521,7 @@ def build_options(tree: Located) -> tuple[OptionDecl, ...]:
         language = str(tree.data.get("language", "en"))
         out.append(OptionDecl(name, declared, values, default, str(node.get("kind", "table")),
                               wording(node.get("doc"), language),
-                              Cited(node.get("source"), wording(node.get("note"), language)),
-                              Span(tree.loc(p), format_path(p))))
+                              Cited(node.get("source"), wording(node.get("note"), language))))
     if diagnostics:
         raise SpecError(diagnostics)
     return tuple(out)

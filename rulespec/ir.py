@@ -74,7 +74,6 @@ class OptionDecl:
     kind: str
     doc: Wording | None
     cited: Cited
-    span: Span
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from rulespec.build import wording
 from rulespec.ir import Spec
 from rulespec.load import load_spec
 
@@ -152,3 +153,11 @@ def test_a_contest_call_without_a_worth_adds_nothing(tmp_path: Path) -> None:
                     encoding="utf-8")
     envido = load_spec(str(path)).contests[0]
     assert [c.worth.text for c in envido.calls] == ["2", "0"]
+
+
+def test_a_text_in_several_languages_puts_the_specs_own_first() -> None:
+    """spec-language.md: a note or doc may be a mapping language → text; the spec's own language
+    comes first (what a rulebook in a language the text lacks quotes), the others as written."""
+    texts = wording({"es": "b", "en": "a", "fr": "c"}, "fr")
+    assert texts is not None and texts.texts == (("fr", "c"), ("es", "b"), ("en", "a"))
+    assert str(texts) == "c"
