@@ -113,7 +113,6 @@ class Report:
                                      "note": _text(o.cited.note)}
                                     for o in self.interpretations]}
 
-
     def coverage(self) -> str:
         """Which option combinations the exhaustive pass covered, in words."""
         if not self.explored:
