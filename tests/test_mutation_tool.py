@@ -57,6 +57,6 @@ def test_the_selection_builds_no_spec_once_for_several_tests() -> None:
     selected = [root / p for p in tool().SELECTION if p.startswith("tests/")]
     files = [f for p in selected for f in ([p] if p.is_file() else sorted(p.rglob("*.py")))]
     assert len(files) > 10
-    kept = [str(f.relative_to(root)) for f in files
-            if 'scope="module"' in f.read_text(encoding="utf-8") or 'scope="session"' in f.read_text(encoding="utf-8")]
+    texts = {str(f.relative_to(root)): f.read_text(encoding="utf-8") for f in files}
+    kept = [name for name, text in texts.items() if 'scope="module"' in text or 'scope="session"' in text]
     assert kept == []

@@ -127,6 +127,12 @@ def _results(work: Path, modules: list[str]) -> dict[str, int | None]:
     return found
 
 
+def _function(key: str) -> tuple[str, str]:
+    """A mutant's function and number, from its key (`module.function__mutmut_N`)."""
+    function, number = key.rsplit(".", 1)[1].rsplit("__mutmut_", 1)
+    return function, number
+
+
 def _record(work: Path, modules: list[str]) -> dict[str, dict[str, Any]]:
     """The run's results in short: per module and function, mutmut's hash of the function's code
     and the exit code of each mutant checked, by number. Committed, it carries a run's results to
@@ -139,7 +145,7 @@ def _record(work: Path, modules: list[str]) -> dict[str, dict[str, Any]]:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         functions: dict[str, Any] = {}
         for key, code in sorted(meta["exit_code_by_key"].items()):
-            function, number = key.rsplit(".", 1)[1].rsplit("__mutmut_", 1)
+            function, number = _function(key)
             if code is not None:
                 entry = functions.setdefault(function, {"hash": meta["hash_by_function_name"][function], "codes": {}})
                 entry["codes"][number] = code
@@ -176,7 +182,7 @@ def _carry(work: Path, modules: list[str], earlier: list[Path]) -> int:
             if old is None:
                 continue
             for key, code in old["exit_code_by_key"].items():
-                function = key.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
+                function = _function(key)[0]
                 now = hashes.get(function)
                 same = now is not None and now == old["hash_by_function_name"].get(function)
                 if code is not None and same and key in results and results[key] is None:
@@ -227,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             print("no mutants generated; is mutmut installed? (pip install mutmut==3.8.1)", file=sys.stderr)
             return 2
         if args.functions:
-            every = [m for m in every if m.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0] in args.functions]
+            every = [m for m in every if _function(m)[0] in args.functions]
         chosen = sorted(random.Random(args.seed).sample(every, args.sample)) if 0 < args.sample < len(every) else every
         print(f"{len(every)} mutants in {', '.join(args.modules)}; running {len(chosen)}", flush=True)
         batch = args.batch or len(chosen)

@@ -163,13 +163,17 @@ def _ladder(game: Game, start: State, out: Payoffs) -> Iterator[Step]:
             accepted.apply("accept")
             declined.apply("decline")
         except FORMULA_FAILURES as err:
-            reason = err.diagnostics[0].message if isinstance(err, SpecError) else str(err)
-            out.problems.append(Violation("payoff", f"answering {name} fails: {reason}", calls[name].span,
+            out.problems.append(Violation("payoff", f"answering {name} fails: {_reason(err)}", calls[name].span,
                                           Witness(_deal_of(st), tuple(actions))))
             return
         gained = declined.score[caller_team] - st.score[caller_team]
         call = calls[name]
         yield Step(name, accepted.hand_worth, gained, call.worth, call.declined, call.cited.source)
+
+
+def _reason(err: Exception) -> str:
+    """Why a formula failed, without the place a finding names anyway."""
+    return err.diagnostics[0].message if isinstance(err, SpecError) else str(err)
 
 
 def _reach(st: State, name: str, actions: list[str]) -> bool:
@@ -232,8 +236,7 @@ def _chains(game: Game, contest: Contest, deal: Deal, out: Payoffs) -> Found:
             except FORMULA_FAILURES as err:
                 rule = _rule(contest, chain, action) if action in ("accept", "decline") else None
                 doing = {"accept": "accepting", "decline": "declining"}.get(action, action)
-                reason = err.diagnostics[0].message if isinstance(err, SpecError) else str(err)
-                out.problems.append(Violation("payoff", f"the payoff cannot be computed: {reason}",
+                out.problems.append(Violation("payoff", f"the payoff cannot be computed: {_reason(err)}",
                                               rule.span if rule else contest.span, Witness(deal, path + (step,)),
                                               detail=f"{doing} {' '.join(chain) or contest.name}"))
                 if chain in found:

@@ -1325,8 +1325,10 @@ def test_a_formula_naming_an_unknown_call_or_contest_is_refused_with_the_names_t
         assert (d.path, d.message, d.loc.line) == ("$.fold.when", message, 6 + bool(contests))
 
 
+@pytest.mark.parametrize("players", [2, 4])                    # vanikar's tables
 @pytest.mark.parametrize("pending, scored", [("void", 1), ("declined", 2)])
-def test_a_fold_counts_a_waiting_contest_call_as_its_rule_says(tmp_path, pending: str, scored: int) -> None:
+def test_a_fold_counts_a_waiting_contest_call_as_its_rule_says(tmp_path, pending: str, scored: int,
+                                                                players: int) -> None:
     """vanikar: "FOLD : ... l'autre camp marque ce qu'elle vaut — 1" and its `pending_contest: void`;
     teg's `declined`. Under a house rule that lets a seat fold at any time, the mano calls envido
     and the other seat folds instead of answering: the mano's team scores the hand's 1, and the
@@ -1334,8 +1336,8 @@ def test_a_fold_counts_a_waiting_contest_call_as_its_rule_says(tmp_path, pending
     text = ("name: casa_mazo\ntitle: vanikar where a seat may fold at any time\nsource: \"a test's own house rules\"\n"
             f"extends: vanikar\nfold:\n  when: \"true\"\n  pending_contest: {pending}\n"
             "  source: \"house rule: one may go to the deck at any time\"\n")
-    game = house_game(tmp_path, text, {"players": 2})
+    game = house_game(tmp_path, text, {"players": players})
     st = game.new_match(seed=0)
     st.apply("envido", seat=st.mano)
-    st.apply("fold", seat=1 - st.mano)
+    st.apply("fold", seat=(st.mano + 1) % players)
     assert st.hand_over and st.score[game.team_of[st.mano]] == scored and sum(st.score) == scored
