@@ -54,6 +54,9 @@ class FunctionSpec:
     arity: int
     impl: Callable[..., Any]
     const_args: bool = False
+    source: Callable[..., str] | None = None
+    """With ``const_args``: the Python source over the context ``c`` of the getter ``impl``
+    returns for the same arguments, for generated formulas (otherwise they call the getter)."""
 
 
 @dataclass
@@ -67,6 +70,9 @@ class Env:
     names: dict[str, Getter] = field(default_factory=dict)
     functions: dict[str, FunctionSpec] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    """The Python source over the context ``c`` of a name's getter, for generated formulas
+    (a name without one is called)."""
 
 
 def _extreme(pick: Callable[..., Any]) -> Callable[..., Any]:
@@ -90,12 +96,16 @@ BUILTINS: dict[str, FunctionSpec] = {
 
 @dataclass(frozen=True)
 class Compiled:
-    """A compiled formula: ``fn(ctx)`` evaluates it; constant ones also carry their ``value``."""
+    """A compiled formula: ``fn(ctx)`` evaluates it; constant ones also carry their ``value``.
+
+    ``fn`` is the closure tree, or with ``generate`` one Python function compiled from
+    ``source``: the same evaluation in one call instead of one per node, for the engine."""
 
     fn: Getter
     constant: bool
     value: Any
     text: str
+    source: str = ""
 
 
 class _Const:
@@ -107,7 +117,18 @@ class _Const:
         self.value = value
 
 
-_Node = Any  # a _Const or a Getter
+class _Code:
+    """A subexpression known only in play: its closure, and the same as Python source over the
+    context `c` (names it needs are bound in the compiler's scope)."""
+
+    __slots__ = ("fn", "src")
+
+    def __init__(self, fn: Getter, src: str) -> None:
+        self.fn = fn
+        self.src = src
+
+
+_Node = _Const | _Code
 
 # Binary operators as tiny closure factories, one per operand shape, so the closure does the
 # operation inline instead of calling operator.xxx. Generated once: 13 operators x 3 shapes.
@@ -171,20 +192,39 @@ def _getter(node: _Node) -> Getter:
     if isinstance(node, _Const):
         value = node.value
         return lambda c: value
-    getter: Getter = node
-    return getter
+    return node.fn
+
+
+_LITERALS = (bool, int, str, type(None))
 
 
 class _Compiler:
-    """One compilation: the environment, and where to point errors."""
+    """One compilation: the environment, where to point errors, and the objects the generated
+    source names (`scope`)."""
 
     def __init__(self, env: Env, locate: Locate, path: str, text: str | None) -> None:
         self.names = env.names
+        self.sources = env.sources
         self.constants = env.constants
         self.functions = {**BUILTINS, **env.functions}
         self.locate = locate
         self.path = path
         self.text = text
+        self.scope: dict[str, Any] = {}
+
+    def bind(self, value: Any) -> str:
+        """A name for `value` in the generated source's scope."""
+        name = f"_{len(self.scope)}"
+        self.scope[name] = value
+        return name
+
+    def source(self, node: _Node) -> str:
+        if isinstance(node, _Code):
+            return node.src
+        value = node.value
+        if type(value) in _LITERALS or (type(value) is tuple and all(type(v) in _LITERALS for v in value)):
+            return repr(value)
+        return self.bind(value)
 
     def error(self, offset: int, message: str) -> SpecError:
         if self.text is not None:
@@ -221,13 +261,14 @@ class _Compiler:
             then, other = self.compile(expr.then), self.compile(expr.other)
             if isinstance(cond, _Const):
                 return then if cond.value else other
-            return _ifelse(cond, then, other)
+            return _Code(_ifelse(cond.fn, then, other),
+                         f"({self.source(then)} if {cond.src} else {self.source(other)})")
         if isinstance(expr, ListLit):
             items = [self.compile(item) for item in expr.items]
             if all(isinstance(item, _Const) for item in items):
-                return _Const(tuple(item.value for item in items))
+                return _Const(tuple(item.value for item in items))      # type: ignore[union-attr]
             fs = tuple(_getter(item) for item in items)
-            return lambda c: tuple([f(c) for f in fs])
+            return _Code(lambda c: tuple([f(c) for f in fs]), f"({''.join(self.source(i) + ', ' for i in items)})")
         if isinstance(expr, Call):
             return self.call(expr)
         raise TypeError(f"not an expression: {expr!r}")
@@ -237,7 +278,8 @@ class _Compiler:
             return _Const(self.constants[expr.dotted])
         getter = self.names.get(expr.dotted)
         if getter is not None:
-            return getter
+            template = self.sources.get(expr.dotted)
+            return _Code(getter, f"({template})" if template else f"{self.bind(getter)}(c)")
         if expr.dotted in self.functions:
             raise self.error(expr.offset, f"{expr.dotted!r} is a function: call it as {expr.dotted}(...)")
         known = [*self.names, *self.constants]
@@ -250,39 +292,47 @@ class _Compiler:
         if isinstance(left, _Const):
             if bool(left.value) != is_and:  # false and x, true or x
                 return _Const(not is_and)
-            return _Const(bool(right.value)) if isinstance(right, _Const) else _truth(right)
+            return _Const(bool(right.value)) if isinstance(right, _Const) else self.truth(right)
         if isinstance(right, _Const):
             if bool(right.value) != is_and:  # x and false, x or true: formulas have no side effects
                 return _Const(not is_and)
-            return _truth(left)
-        return _and(left, right) if is_and else _or(left, right)
+            return self.truth(left)
+        fn = _and(left.fn, right.fn) if is_and else _or(left.fn, right.fn)
+        return _Code(fn, f"(True if ({left.src} {expr.op} {right.src}) else False)")
+
+    @staticmethod
+    def truth(node: _Code) -> _Code:
+        return _Code(_truth(node.fn), f"(True if {node.src} else False)")
 
     def binary(self, expr: Binary) -> _Node:
         left, right = self.compile(expr.left), self.compile(expr.right)
         both, left_const, right_const = _MAKERS[expr.op]
         if isinstance(left, _Const) and isinstance(right, _Const):
             return self.fold(expr.offset, _FOLD[expr.op], left.value, right.value)
+        src = f"({self.source(left)} {expr.op} {self.source(right)})"
         if isinstance(right, _Const):
             if expr.op in ("//", "%") and right.value == 0:
                 raise self.error(expr.offset, "division by zero")
-            return right_const(left, right.value)
+            assert isinstance(left, _Code)
+            return _Code(right_const(left.fn, right.value), src)
         if expr.op in ("//", "%"):              # a constant divided by a number known in play too
-            return self.checked_division(expr, _getter(left), right)
+            checked, dividend, divisor = self.checked_division(expr), _getter(left), right.fn
+            return _Code(lambda c: checked(dividend(c), divisor(c)),
+                         f"{self.bind(checked)}({self.source(left)}, {right.src})")
         if isinstance(left, _Const):
-            return left_const(left.value, right)
-        return both(left, right)
+            return _Code(left_const(left.value, right.fn), src)
+        return _Code(both(left.fn, right.fn), src)
 
-    def checked_division(self, expr: Binary, left: Getter, right: Getter) -> Getter:
+    def checked_division(self, expr: Binary) -> Callable[[Any, Any], Any]:
         """A divisor known only in play: dividing by zero is the spec's error, reported at the
         formula, not a crash of the engine."""
         divide = _FOLD[expr.op]
         error = self.error(expr.offset, "division by zero: the divisor is 0 in this situation")
 
-        def checked(c: Any) -> Any:
-            divisor = right(c)
+        def checked(dividend: Any, divisor: Any) -> Any:
             if divisor == 0:
                 raise error
-            return divide(left(c), divisor)
+            return divide(dividend, divisor)
         return checked
 
     def unary(self, expr: Unary) -> _Node:
@@ -290,10 +340,12 @@ class _Compiler:
         if expr.op == "not":
             if isinstance(operand, _Const):
                 return _Const(not operand.value)
-            return lambda c: not operand(c)
+            fn = operand.fn
+            return _Code(lambda c: not fn(c), f"(not {operand.src})")
         if isinstance(operand, _Const):
             return self.fold(expr.offset, operator.neg, operand.value)
-        return lambda c: -operand(c)
+        fn = operand.fn
+        return _Code(lambda c: -fn(c), f"(-{operand.src})")
 
     def call(self, expr: Call) -> _Node:
         spec = self.functions.get(expr.name)
@@ -313,19 +365,20 @@ class _Compiler:
         if spec.const_args:
             return self.const_call(expr, spec, args)
         if all(isinstance(arg, _Const) for arg in args):
-            return self.fold(expr.offset, spec.impl, *[arg.value for arg in args])
-        return _apply(spec.impl, [_getter(arg) for arg in args])
+            return self.fold(expr.offset, spec.impl, *[arg.value for arg in args])  # type: ignore[union-attr]
+        src = f"{self.bind(spec.impl)}({', '.join(self.source(a) for a in args)})"
+        return _Code(_apply(spec.impl, [_getter(arg) for arg in args]), src)
 
-    def const_call(self, expr: Call, spec: FunctionSpec, args: list[_Node]) -> Getter:
+    def const_call(self, expr: Call, spec: FunctionSpec, args: list[_Node]) -> _Code:
         """Resolve ``called('truco')`` once: check the argument now, keep only its getter."""
+        values = []
         for arg, node in zip(expr.args, args, strict=False):
             if not isinstance(node, _Const):
                 raise self.error(arg.offset, f"the arguments of {expr.name}() must be constants, "
                                              f"like {expr.name}('truco')")
-        values = [node.value for node in args]
+            values.append(node.value)
         try:
             getter: Getter = spec.impl(*values)
-            return getter
         except (KeyError, ValueError) as exc:
             given = ", ".join(map(repr, values))
             # a bare dict KeyError carries only the key; a deliberate one carries a sentence
@@ -333,13 +386,22 @@ class _Compiler:
             detail = exc.args[0] if known else f"unknown argument {given}"
             at = expr.args[0].offset if expr.args else expr.offset
             raise self.error(at, f"{expr.name}(): {detail}") from None
+        template = spec.source(*values) if spec.source is not None else None
+        return _Code(getter, f"({template})" if template else f"{self.bind(getter)}(c)")
 
 
 def compile_expr(expr: Expr, env: Env, locate: Locate, path: str, *,
-                 text: str | None = None) -> Compiled:
-    """Compile ``expr`` against ``env``; ``text`` (its source) adds a caret to error messages."""
-    node = _Compiler(env, locate, path, text).compile(expr)
+                 text: str | None = None, generate: bool = False) -> Compiled:
+    """Compile ``expr`` against ``env``; ``text`` (its source) adds a caret to error messages.
+    With ``generate``, the formula becomes one Python function (`Compiled.source`) instead of
+    a closure tree: the engine's way, held to the closures by a differential test."""
+    compiler = _Compiler(env, locate, path, text)
+    node = compiler.compile(expr)
     shown = text if text is not None else unparse(expr)
     if isinstance(node, _Const):
-        return Compiled(_getter(node), True, node.value, shown)
-    return Compiled(node, False, None, shown)
+        return Compiled(_getter(node), True, node.value, shown, repr(node.value))
+    if not generate:
+        return Compiled(node.fn, False, None, shown, node.src)
+    code = compile(f"lambda c: {node.src}", f"<formula {path}>", "eval")    # named for profiles and tracebacks
+    fn = eval(code, compiler.scope)  # noqa: S307 - built from the parsed tree, its names bound
+    return Compiled(fn, False, None, shown, node.src)

@@ -27,6 +27,7 @@ from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concret
 from interpreter.designer.replay import deal_case
 from interpreter.engine.contests import accepted_pays
 from interpreter.engine.game import Deal, Game
+from interpreter.engine.match import names
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
 from interpreter.engine.rules import CompiledContest
 from interpreter.engine.serial import copy_into
@@ -50,8 +51,8 @@ SEARCH = 400
 """Random deals tried at most when looking for one that runs to the last trick and one
 whose first trick ties (the sample deals of payoffs and examples)."""
 
-_SKIP = frozenset({"game", "strength", "rng", "events", "shows", "script", "seed", "history", "dealt", "hand_number",
-                   "turned"})
+_SKIP = frozenset({"game", "strength", "rng", "rng_shared", "events", "shows", "script", "seed", "history", "dealt",
+                   "hand_number", "turned"})
 SCORE_NAMES = frozenset({"score_us", "score_them", "max_score", "min_score", "leader", "trailer",
                           "winner_score", "loser_score"})
 
@@ -199,7 +200,7 @@ def _record_fields(kind: type) -> tuple[str, ...] | None:
 def fork(st: State) -> State:
     """A copy for exploring (`serial.copy_into` within a hand): it shares the random generator,
     since no action within a hand draws from it, and starts an empty event log."""
-    new = object.__new__(type(st))
+    new = State(st.game, st.rng, st.seed)
     copy_into(st, new, within_hand=True)
     return new
 
@@ -238,7 +239,7 @@ class Keys:
         for name, needs in (("called", "called"), ("accepted", "accepted"), ("calls_made", "calls_made")):
             if needs not in reads:
                 drop.add(name)
-        self.fields = sorted(k for k in vars(root) if k not in drop and not k.startswith("_"))
+        self.fields = sorted(k for k in names() if k not in drop and not k.startswith("_"))
         elsewhere = {id(f) for f in _formulas([spec.contests, spec.schedule])}   # the schedule: between hands
         self.score_always = bool(_score_reads([f for f in _formulas(spec) if id(f) not in elsewhere]))
         self.score_contests = [bool(_score_reads(cont)) for cont in spec.contests]
@@ -266,9 +267,8 @@ class Keys:
         self.shut_of = None
         self.score_in_pays = False
         out: list[Any] = []
-        attrs = vars(st)
         for name in self.fields:
-            value = attrs[name]
+            value = getattr(st, name)
             kind = type(value)
             if name == "calls_made":
                 value = value if self.calls_cap is None else min(value, self.calls_cap)

@@ -15,6 +15,7 @@ from interpreter.engine.rules import (
     CompiledContest,
     Rules,
     after,
+    from_mano,
     holds,
     leader,
     may_declare,
@@ -115,13 +116,12 @@ def comparing(m: Match, r: Rules, cont: CompiledContest, accepted: bool = False)
     holder who has not lost the chance to declare takes part too ("on compare": every
     flor at the table is shown and counted, whichever partner answered).
     """
-    n = r.num_players
-    order = [s for s in ((m.mano + k) % n for k in range(n)) if s in m.seats]
+    order = from_mano(m, r)
     if cont.declares:
         declared = m.contests[cont.index].declared
         return [s for s in order if s in declared or (accepted and may_declare(m, cont, s)
                                                       and holds(m, r, cont, s))]
-    return order
+    return list(order)
 
 
 def best(m: Match, r: Rules, cont: CompiledContest, seats: Iterable[int]) -> int | None:
@@ -242,7 +242,7 @@ def settle_declarations(m: Match, r: Rules) -> None:
     a seat that may still declare, so it is never settled under it."""
     if m.hand_over:
         return
-    for cont in r.contests:
+    for cont in r.declaring:
         if not only_declared(m, cont):
             continue
         if any(may_declare(m, cont, s) for s in m.seats):

@@ -60,71 +60,49 @@ class Ctx:
         self.pay = pay
 
 
-def _seat(c: Ctx) -> int:
-    """The seat a condition is about; rulespec's scope check keeps seat names out of formulas
-    evaluated for no seat."""
-    assert c.seat is not None
-    return c.seat
-
-
-def _team(c: Ctx) -> int:
-    assert c.team is not None
-    return c.team
-
-
-def _pay(c: Ctx) -> Pay:
-    """The chain facts; only payoff formulas, which always get them, may name them."""
-    assert c.pay is not None
-    return c.pay
-
-
-def _score_us(c: Ctx) -> int:
-    return c.st.score[_team(c)]
-
-
-def _score_them(c: Ctx) -> int:
-    return max(s for t, s in enumerate(c.st.score) if t != c.team)
-
-
-def _target(c: Ctx) -> int:
-    return c.r.target
-
-
-PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {
-    "trick": lambda c: c.st.trick_no + 1,
-    "played": lambda c: c.st.played[_seat(c)] > 0,
-    "played_this_trick": lambda c: any(p[0] == c.seat for p in c.st.trick),
-    "my_turn": lambda c: c.st.pending is None and c.st.count is None and c.st.turn == c.seat,
-    "answering": lambda c: c.st.pending is not None and c.r.may_answer(c.st, _seat(c)),
-    "counting": lambda c: c.st.count is not None,
-    "pending_step": lambda c: c.st.pending.step if c.st.pending is not None and c.st.pending.contest is None else 0,
-    "stake_level": lambda c: c.st.stake_level,
-    "stake_calls": lambda c: c.st.stake_calls,
-    "calls_made": lambda c: c.st.calls_made,
-    "stake": lambda c: c.st.worth,
-    "is_mano": lambda c: c.seat == c.st.mano,
-    "is_pie": lambda c: c.r.is_pie(c.st.mano, _seat(c), c.st.seats),
-    "opponent_announced": lambda c: c.st.count is not None and c.st.count.best_seat is not None,
-    "can_beat": lambda c: c.st.count is not None and c.r.count_would_win(c.st, _seat(c)),
-    "score_us": _score_us,
-    "score_them": _score_them,
-    "max_score": lambda c: max(c.st.score),
-    "min_score": lambda c: min(c.st.score),
-    "target": _target,
-    "half": lambda c: c.r.target // 2,
-    "seats_in_hand": lambda c: len(c.st.seats),
-    "leader": lambda c: max(c.st.score),
-    "trailer": lambda c: min(c.st.score),
-    "winner_score": _score_us,
-    "loser_score": _score_them,
-    "total": lambda c: _pay(c).total,
-    "total_but_last": lambda c: _pay(c).total_but_last,
-    "calls": lambda c: _pay(c).calls,
-    "last": lambda c: _pay(c).last,
-    "declared": lambda c: _pay(c).declared,
-    "declared_by_winner": lambda c: _pay(c).declared_by_winner,
-    "declared_by_caller": lambda c: _pay(c).declared_by_caller,
+PLAY_SOURCES: dict[str, str] = {
+    "trick": "c.st.trick_no + 1",
+    "played": "c.st.played[c.seat] > 0",
+    "played_this_trick": "any(p[0] == c.seat for p in c.st.trick)",
+    "my_turn": "c.st.pending is None and c.st.count is None and c.st.turn == c.seat",
+    "answering": "c.st.pending is not None and c.r.may_answer(c.st, c.seat)",
+    "counting": "c.st.count is not None",
+    "pending_step": "c.st.pending.step if c.st.pending is not None and c.st.pending.contest is None else 0",
+    "stake_level": "c.st.stake_level",
+    "stake_calls": "c.st.stake_calls",
+    "calls_made": "c.st.calls_made",
+    "stake": "c.st.worth",
+    "is_mano": "c.seat == c.st.mano",
+    "is_pie": "c.r.is_pie(c.st.mano, c.seat, c.st.seats)",
+    "opponent_announced": "c.st.count is not None and c.st.count.best_seat is not None",
+    "can_beat": "c.st.count is not None and c.r.count_would_win(c.st, c.seat)",
+    "score_us": "c.st.score[c.team]",
+    "score_them": "max(s for t, s in enumerate(c.st.score) if t != c.team)",
+    "max_score": "max(c.st.score)",
+    "min_score": "min(c.st.score)",
+    "target": "c.r.target",
+    "half": "c.r.target // 2",
+    "seats_in_hand": "len(c.st.seats)",
+    "leader": "max(c.st.score)",
+    "trailer": "min(c.st.score)",
+    "winner_score": "c.st.score[c.team]",
+    "loser_score": "max(s for t, s in enumerate(c.st.score) if t != c.team)",
+    **{name: f"c.pay.{name}" for name in ("total", "total_but_last", "calls", "last", "declared",
+                                           "declared_by_winner", "declared_by_caller")},
 }
+"""Each name a formula may read, as Python over the context `c`: generated formulas inline it,
+and its getter (below) is made from it, so the two never differ. The seat, team and chain facts
+it reads are there: rulespec's scope check keeps seat names out of formulas evaluated for no
+seat, and chain facts out of all but payoffs."""
+
+
+def _getter(name: str, source: str) -> Callable[[Ctx], Any]:
+    """A name's source as a function of the context."""
+    fn: Callable[[Ctx], Any] = eval(compile(f"lambda c: {source}", f"<name {name}>", "eval"), {})  # noqa: S307
+    return fn
+
+
+PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {name: _getter(name, source) for name, source in PLAY_SOURCES.items()}
 
 
 def play_env(options: dict[str, OptionValue], call_names: set[str], contests: dict[str, int]) -> Env:
@@ -136,28 +114,21 @@ def play_env(options: dict[str, OptionValue], call_names: set[str], contests: di
             raise KeyError(f"no call named {name!r}; calls: {', '.join(sorted(call_names))}")
         return name
 
-    def called(name: str) -> Callable[[Ctx], bool]:
-        name = known(name)
-        return lambda c: name in c.st.called
-
-    def accepted(name: str) -> Callable[[Ctx], bool]:
-        name = known(name)
-        return lambda c: name in c.st.accepted
-
-    def in_chain(name: str) -> Callable[[Ctx], int]:
-        name = known(name)
-        return lambda c: sum(1 for cs in c.st.contests for call, _ in cs.chain if call == name)
-
-    def idle(name: str) -> Callable[[Ctx], bool]:
+    def idle_source(name: str) -> str:
         if name not in contests:
             raise KeyError(f"no contest named {name!r}; contests: {', '.join(sorted(contests)) or 'none'}")
-        index = contests[name]
-        return lambda c: c.st.contests[index].status == 0
+        return f"c.st.contests[{contests[name]}].status == 0"
 
-    functions = {
-        "called": FunctionSpec(1, called, True),
-        "accepted": FunctionSpec(1, accepted, True),
-        "idle": FunctionSpec(1, idle, True),
-        "in_chain": FunctionSpec(1, in_chain, True),
+    sources: dict[str, Callable[[str], str]] = {
+        "called": lambda name: f"{known(name)!r} in c.st.called",
+        "accepted": lambda name: f"{known(name)!r} in c.st.accepted",
+        "idle": idle_source,
+        "in_chain": lambda name: f"sum(1 for cs in c.st.contests for call, _ in cs.chain if call == {known(name)!r})",
     }
-    return Env(names=dict(PLAY_NAMES), functions=functions, constants=constants)
+
+    def function(source: Callable[[str], str]) -> FunctionSpec:
+        """A function of one constant name, its getter made from its source."""
+        return FunctionSpec(1, lambda name: _getter(name, source(name)), True, source)
+
+    functions = {name: function(source) for name, source in sources.items()}
+    return Env(names=dict(PLAY_NAMES), functions=functions, constants=constants, sources=dict(PLAY_SOURCES))

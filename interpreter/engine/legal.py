@@ -9,8 +9,10 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, IDLE, Action, Pending
 from interpreter.engine.rules import (
+    CompiledCall,
     CompiledContest,
     Rules,
+    always,
     annuls,
     holds,
     may_answer,
@@ -19,34 +21,51 @@ from interpreter.engine.rules import (
 
 
 def acts(m: Match, r: Rules, seat: int) -> list[Action]:
-    """Every legal action of `seat`, in vocabulary order; remembered until the state changes,
-    so checking the action a bot picked from `legal_actions` costs nothing more."""
+    """Every legal action of `seat`, in vocabulary order; remembered with their text until the
+    state changes, so checking the action a bot picked from `legal_actions` costs nothing more."""
     memo = m._legal
     if memo is not None and memo[0] == seat:
         return memo[1]
-    acts = _find_acts(m, r, seat)
-    m._legal = (seat, acts)
-    return acts
+    found = _find_acts(m, r, seat)
+    m._legal = (seat, found, [r.action_text[a] for a in found])
+    return found
+
+
+def texts(m: Match, r: Rules, seat: int) -> list[str]:
+    """The legal actions of `seat` as text (the list remembered: copy it before changing it)."""
+    memo = m._legal
+    if memo is None or memo[0] != seat:
+        acts(m, r, seat)
+        memo = m._legal
+        assert memo is not None
+    return memo[2]
 
 
 def _find_acts(m: Match, r: Rules, seat: int) -> list[Action]:
     if m.hand_over or seat not in m.seats:
         return []
     if m.count is not None:
-        return _compulsory(m, r, seat, _count_acts(m, r, seat)) if seat == m.count.seat else []
-    p = m.pending
-    if p is not None:
+        if seat != m.count.seat:
+            return []
+        found = _count_acts(m, r, seat)
+    elif m.pending is not None:
         if not may_answer(m, r, seat):
             return _out_of_turn(m, r, seat)
-        return _compulsory(m, r, seat, _answer_acts(m, r, seat, p))
-    if seat != m.turn:
+        found = _answer_acts(m, r, seat, m.pending)
+    elif seat != m.turn:
         return _out_of_turn(m, r, seat)
-    return _compulsory(m, r, seat, _turn_acts(m, r, seat))
+    else:
+        found = _turn_acts(m, r, seat)
+    return _compulsory(m, r, seat, found) if r.compulsory else found
 
 
 def _out_of_turn(m: Match, r: Rules, seat: int) -> list[Action]:
     """What a seat that is not to act may do: fold, where the spec's `fold.when` allows it."""
-    return [("fold", None)] if r.fold_when(Ctx(m, r, seat, r.team_of[seat])) else []
+    return [("fold", None)] if _may_fold(r, Ctx(m, r, seat, r.team_of[seat])) else []
+
+
+def _may_fold(r: Rules, ctx: Ctx) -> bool:
+    return r.fold_when is always or bool(r.fold_when(ctx))
 
 
 def _compulsory(m: Match, r: Rules, seat: int, acts: list[Action]) -> list[Action]:
@@ -79,7 +98,7 @@ def _turn_acts(m: Match, r: Rules, seat: int) -> list[Action]:
     for index, (name, _, when, _) in enumerate(r.annulments):
         if when(ctx) and annuls(m, r, index, seat):
             acts.append(("annul", name))
-    if r.fold_when(ctx):
+    if _may_fold(r, ctx):
         acts.append(("fold", None))
     return acts
 
@@ -101,9 +120,9 @@ def _count_acts(m: Match, r: Rules, seat: int) -> list[Action]:
     cont = r.contests[c.contest]
     ctx = Ctx(m, r, seat, r.team_of[seat])
     acts: list[Action] = []
-    if not c.opened or cont.announce(ctx):
+    if not c.opened or cont.announce is always or cont.announce(ctx):
         acts.append(("announce", None))
-    if c.opened and cont.good(ctx):
+    if c.opened and (cont.good is always or cont.good(ctx)):
         acts.append(("good", None))
     return acts
 
@@ -119,11 +138,11 @@ def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[Action]:
             if r.team_of[seat] == r.team_of[p.caller]:
                 acts = []                   # a partner asked in turn can only declare too
     if p.contest is None:
-        if p.step < len(r.stake_names) and m.forbid != "refuse" and r.stake_when(ctx):
+        if p.step < len(r.stake_names) and m.forbid != "refuse" and (r.stake_when is always or r.stake_when(ctx)):
             acts.append(("call", r.stake_names[p.step]))
     for cont in r.contests:
         acts += _contest_calls(m, r, seat, cont, ctx, answering=p)
-    if r.fold_when(ctx):
+    if _may_fold(r, ctx):
         acts.append(("fold", None))
     return acts
 
@@ -133,7 +152,7 @@ def _stake_call_ok(m: Match, r: Rules, seat: int, ctx: Ctx) -> bool:
         return False
     if m.stake_owner is not None and not r.raise_any and m.stake_owner != r.team_of[seat]:
         return False
-    return bool(r.stake_when(ctx))
+    return r.stake_when is always or bool(r.stake_when(ctx))
 
 
 def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ctx,
@@ -142,19 +161,15 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
     cs = m.contests[cont.index]
     if cs.status == CLOSED:
         return []
-    out: list[Action] = []
     if answering is not None and answering.contest == cont.index:
-        holder = cont.declares and holds(m, r, cont, seat)  # only declarations ask what a hand holds
+        if cont.declares and not holds(m, r, cont, seat):   # only declarations ask what a hand holds
+            return []
         last = answering.call
-        used = [c for c, _ in cs.chain]
         partner = r.team_of[answering.caller] == r.team_of[seat]
-        for name, call in cont.calls.items():
-            counter = name == last and call.declare       # answering a declaration with one's own
-            if (counter or (last in call.after and not partner)) \
-                    and (call.max is None or used.count(name) < call.max) \
-                    and (not cont.declares or holder) and cont.allowed[name](ctx):
-                out.append(("call", name))
-        return out
+        return [call.act for call in cont.rules
+                if ((call.name == last and call.declare)         # answering a declaration with one's own
+                    or (last in call.after and not partner))
+                and _below_max(call, cs.chain) and call.may(ctx)]
     if answering is not None:
         # an interruption: "el envido está primero", or a flor that wipes the waiting envido
         wipes = answering.contest is not None and \
@@ -165,19 +180,17 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
         return []
     holder = cont.declares and holds(m, r, cont, seat)
     if cs.status == IDLE:
-        for name in cont.openers:
-            if (not cont.calls[name].declare or holder) and cont.allowed[name](ctx):
-                out.append(("call", name))
-        return out
+        return [call.act for call in cont.opening if (not call.declare or holder) and call.may(ctx)]
     if not cont.declares or not holder or seat in cs.declared:     # its own waiting call: answered above
         return []
     last, last_seat = cs.chain[-1]
-    used = [c for c, _ in cs.chain]
-    for name, call in cont.calls.items():
-        if call.declare and name in cont.openers:
-            if cont.allowed[name](ctx):
-                out.append(("call", name))
-        elif last in call.after and r.team_of[last_seat] != r.team_of[seat] \
-                and (call.max is None or used.count(name) < call.max) and cont.allowed[name](ctx):
-            out.append(("call", name))
-    return out
+    raising = r.team_of[last_seat] != r.team_of[seat]
+    return [call.act for call in cont.rules
+            if ((call.declare and call.opens)                   # another declaration of one's own
+                or (last in call.after and raising and _below_max(call, cs.chain)))
+            and call.may(ctx)]
+
+
+def _below_max(call: CompiledCall, chain: list[tuple[str, int]]) -> bool:
+    """Whether the chain holds the call fewer times than its `max`, if it has one."""
+    return call.max is None or sum(1 for name, _ in chain if name == call.name) < call.max

@@ -3,25 +3,21 @@
 `Match` holds data only. The rules are functions of a `Match` and the compiled `Rules`
 (`legal.py`, `contests.py`, `explain.py`, `views.py`); `State` subclasses `Match` to add the
 game and the public methods. Each field says, in its metadata, whether it belongs to the hand
-(`reset_hand` resets it to its default when a hand is dealt), how a copy treats it (`copy`) and
-whether JSON stores it as it is (`plain`): `serial.py` reads its field lists from here.
+(`reset_hand` resets it to its default when a hand is dealt) and whether JSON stores it as it
+is (`plain`): `serial.py` reads its field lists from here. The reset and the copy are written
+out field by field, for speed, and tests tie both to these declarations.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import MISSING, dataclass, field, fields
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from interpreter.engine.records import Action, ContestState, Count, Deal, Pending
 
 Event = dict[str, Any]
 Played = tuple[int, int, bool]          # (seat, card, covered)
-
-# How `clone` copies a field: shared as it is (never changed in place), one list or set level,
-# a list of lists, a copied record, or by serial.py's own code.
-SHARE, LIST, LISTS, SET, RECORD, OWN = "share", "list", "lists", "set", "record", "own"
-
 
 class DealFacts(Protocol):
     """What the cards decide, answered without cards: the checker's abstract deal.
@@ -49,8 +45,8 @@ class DealFacts(Protocol):
     def copy(self) -> DealFacts: ...
 
 
-def _meta(copy: str, hand: bool, plain: bool) -> dict[str, Any]:
-    return {"copy": copy, "hand": hand, "plain": plain}
+def _meta(hand: bool, plain: bool) -> dict[str, Any]:
+    return {"hand": hand, "plain": plain}
 
 
 @dataclass(eq=False, repr=False)
@@ -58,70 +54,108 @@ class Match:
     """A match in progress, as data. Match fields first, then the fields of the current hand."""
 
     # -- the match --------------------------------------------------------------------
-    seed: int | None = field(default=None, metadata=_meta(SHARE, False, True))          # the seed it started from
-    rng: random.Random = field(default_factory=random.Random, metadata=_meta(OWN, False, False))  # shuffles the deals
-    script: list[Deal] = field(default_factory=list, metadata=_meta(LIST, False, False))  # scripted deals still to come
-    score: list[int] = field(default_factory=list, metadata=_meta(LIST, False, True))    # points of each team
-    dealer: int = field(default=0, metadata=_meta(SHARE, False, True))                  # the seat dealing this hand
-    hand_number: int = field(default=0, metadata=_meta(SHARE, False, True))             # 1 for the first hand dealt
-    match_over: bool = field(default=False, metadata=_meta(SHARE, False, True))         # a team has won
-    winner: int | None = field(default=None, metadata=_meta(SHARE, False, True))        # the team that won
-    events: list[Event] = field(default_factory=list, metadata=_meta(LIST, False, False))  # the log, as seats see it
-    plan: list[tuple[str, list[int]]] = field(default_factory=list, metadata=_meta(LIST, False, False))  # the
+    seed: int | None = field(default=None, metadata=_meta(False, True))          # the seed it started from
+    rng: random.Random = field(default_factory=random.Random, metadata=_meta(False, False))  # shuffles the deals
+    rng_shared: bool = field(default=False, metadata=_meta(False, False))         # `rng` is a copy's too
+    script: list[Deal] = field(default_factory=list, metadata=_meta(False, False))  # scripted deals still to come
+    score: list[int] = field(default_factory=list, metadata=_meta(False, True))    # points of each team
+    dealer: int = field(default=0, metadata=_meta(False, True))                  # the seat dealing this hand
+    hand_number: int = field(default=0, metadata=_meta(False, True))             # 1 for the first hand dealt
+    match_over: bool = field(default=False, metadata=_meta(False, True))         # a team has won
+    winner: int | None = field(default=None, metadata=_meta(False, True))        # the team that won
+    events: list[Event] = field(default_factory=list, metadata=_meta(False, False))  # the log, as seats see it
+    plan: list[tuple[str, list[int]]] = field(default_factory=list, metadata=_meta(False, False))  # the
     # round's hands still to deal under a schedule: (format, seats that play it)
 
     # -- the hand (reset_hand) --------------------------------------------------------
-    hand_over: bool = field(default=False, metadata=_meta(SHARE, True, True))           # decided, annulled or folded
-    seats: list[int] = field(default_factory=list, metadata=_meta(LIST, True, True))    # the seats playing this hand
-    hand_format: str = field(default="", metadata=_meta(SHARE, True, True))             # its schedule's format, if any
-    mano: int = field(default=0, metadata=_meta(SHARE, True, True))                     # the seat after the dealer
-    turn: int = field(default=0, metadata=_meta(SHARE, True, True))                     # the seat to play a card
-    leader: int = field(default=0, metadata=_meta(SHARE, True, True))                   # the seat leading this trick
-    trick_no: int = field(default=0, metadata=_meta(SHARE, True, True))                 # 0 for the first trick
-    played: list[int] = field(default_factory=list, metadata=_meta(LIST, True, True))   # cards each seat has played
-    stake_level: int = field(default=0, metadata=_meta(SHARE, True, True))              # stake calls accepted
-    worth: int = field(default=1, metadata=_meta(SHARE, True, True))                    # what the hand pays now
-    base_worth: int = field(default=1, metadata=_meta(SHARE, True, True))               # what it pays unraised
-    stake_owner: int | None = field(default=None, metadata=_meta(SHARE, True, True))    # team that accepted last
-    stake_calls: int = field(default=0, metadata=_meta(SHARE, True, True))              # stake calls made
-    turned: int | None = field(default=None, metadata=_meta(SHARE, True, True))         # the turned card, if any
-    blind: bool = field(default=False, metadata=_meta(SHARE, True, True))               # this trick is played blind
-    forbid: str | None = field(default=None, metadata=_meta(SHARE, True, True))         # a special hand's ban on stakes
-    special: list[str] = field(default_factory=list, metadata=_meta(LIST, True, True))  # special hands dealt
-    results: list[int] = field(default_factory=list, metadata=_meta(LIST, True, True))  # each trick's team or TIE
-    calls_made: int = field(default=0, metadata=_meta(SHARE, True, True))               # calls made, of any kind
-    redeal_same: bool = field(default=False, metadata=_meta(SHARE, True, True))         # annulled: same dealer again
-    shows: list[Event] = field(default_factory=list, metadata=_meta(LIST, True, True))  # reveals held to the hand's end
-    dealt: list[tuple[int, ...]] = field(default_factory=list, metadata=_meta(LIST, True, False))  # each seat's deal
-    hands: list[list[int]] = field(default_factory=list, metadata=_meta(LISTS, True, False))  # cards still held
-    trick: list[Played] = field(default_factory=list, metadata=_meta(LIST, True, False))  # the trick being played
-    history: list[list[Played]] = field(default_factory=list, metadata=_meta(LISTS, True, False))  # tricks done
-    pending: Pending | None = field(default=None, metadata=_meta(RECORD, True, False))  # a call awaiting an answer
-    suspended: Pending | None = field(default=None, metadata=_meta(RECORD, True, False))  # a call a contest put off
-    contests: list[ContestState] = field(default_factory=list, metadata=_meta(OWN, True, False))  # one per contest
-    count: Count | None = field(default=None, metadata=_meta(OWN, True, False))         # an announcement round
-    called: set[str] = field(default_factory=set, metadata=_meta(SET, True, False))     # calls made
-    accepted: set[str] = field(default_factory=set, metadata=_meta(SET, True, False))   # calls accepted
-    strength: Sequence[int] = field(default=(), metadata=_meta(SHARE, True, False))     # card strengths, by turned card
-    facts: DealFacts | None = field(default=None, metadata=_meta(OWN, True, False))    # an abstract deal, or the cards
-    _legal: tuple[int, list[Action]] | None = field(default=None, metadata=_meta(OWN, True, False))  # legal-action memo
+    hand_over: bool = field(default=False, metadata=_meta(True, True))           # decided, annulled or folded
+    seats: list[int] = field(default_factory=list, metadata=_meta(True, True))    # the seats playing this hand
+    hand_format: str = field(default="", metadata=_meta(True, True))             # its schedule's format, if any
+    mano: int = field(default=0, metadata=_meta(True, True))                     # the seat after the dealer
+    turn: int = field(default=0, metadata=_meta(True, True))                     # the seat to play a card
+    leader: int = field(default=0, metadata=_meta(True, True))                   # the seat leading this trick
+    trick_no: int = field(default=0, metadata=_meta(True, True))                 # 0 for the first trick
+    played: list[int] = field(default_factory=list, metadata=_meta(True, True))   # cards each seat has played
+    stake_level: int = field(default=0, metadata=_meta(True, True))              # stake calls accepted
+    worth: int = field(default=1, metadata=_meta(True, True))                    # what the hand pays now
+    base_worth: int = field(default=1, metadata=_meta(True, True))               # what it pays unraised
+    stake_owner: int | None = field(default=None, metadata=_meta(True, True))    # team that accepted last
+    stake_calls: int = field(default=0, metadata=_meta(True, True))              # stake calls made
+    turned: int | None = field(default=None, metadata=_meta(True, True))         # the turned card, if any
+    blind: bool = field(default=False, metadata=_meta(True, True))               # this trick is played blind
+    forbid: str | None = field(default=None, metadata=_meta(True, True))         # a special hand's ban on stakes
+    special: list[str] = field(default_factory=list, metadata=_meta(True, True))  # special hands dealt
+    results: list[int] = field(default_factory=list, metadata=_meta(True, True))  # each trick's team or TIE
+    calls_made: int = field(default=0, metadata=_meta(True, True))               # calls made, of any kind
+    redeal_same: bool = field(default=False, metadata=_meta(True, True))         # annulled: same dealer again
+    shows: list[Event] = field(default_factory=list, metadata=_meta(True, True))  # reveals held to the hand's end
+    dealt: list[tuple[int, ...]] = field(default_factory=list, metadata=_meta(True, False))  # each seat's deal
+    hands: list[list[int]] = field(default_factory=list, metadata=_meta(True, False))  # cards still held
+    trick: list[Played] = field(default_factory=list, metadata=_meta(True, False))  # the trick being played
+    history: list[list[Played]] = field(default_factory=list, metadata=_meta(True, False))  # tricks done
+    pending: Pending | None = field(default=None, metadata=_meta(True, False))  # a call awaiting an answer
+    suspended: Pending | None = field(default=None, metadata=_meta(True, False))  # a call a contest put off
+    contests: list[ContestState] = field(default_factory=list, metadata=_meta(True, False))  # one per contest
+    count: Count | None = field(default=None, metadata=_meta(True, False))         # an announcement round
+    called: set[str] = field(default_factory=set, metadata=_meta(True, False))     # calls made
+    accepted: set[str] = field(default_factory=set, metadata=_meta(True, False))   # calls accepted
+    strength: Sequence[int] = field(default=(), metadata=_meta(True, False))     # card strengths, by turned card
+    facts: DealFacts | None = field(default=None, metadata=_meta(True, False))    # an abstract deal, or the cards
+    _legal: tuple[int, list[Action], list[str]] | None = field(default=None, metadata=_meta(True, False))
+    # the legal-action memo: the seat, its actions and their text
 
-    def reset_hand(self, players: int, contests: int, seats: Sequence[int] | None = None,
-                   hand_format: str = "") -> None:
+    def reset_hand(self, players: int, contests: int, seats: list[int], mano: int, hand_format: str = "") -> None:
         """Every hand field back to its default, sized for `players` seats and `contests`
-        contests, the hand played by `seats` (default: every seat); the mano is the first of
-        them after the dealer, and leads."""
-        for name, default, factory in HAND_DEFAULTS:
-            setattr(self, name, default if factory is None else factory())
-        self.seats = sorted(range(players) if seats is None else seats)
+        contests, for the hand `seats` play (in seat order) from `mano`, who leads.
+
+        Written out field by field: it runs at every deal, and a loop over the declarations
+        cost a third of a short hand. `tests/engine/test_match.py` ties it to the fields whose
+        metadata says `hand`."""
+        self.hand_over = False
+        self.seats = seats
         self.hand_format = hand_format
+        self.mano = mano
+        self.turn = mano
+        self.leader = mano
+        self.trick_no = 0
+        self.played = [0] * players
+        self.stake_level = 0
+        self.worth = 1
+        self.base_worth = 1
+        self.stake_owner = None
+        self.stake_calls = 0
+        self.turned = None
+        self.blind = False
+        self.forbid = None
+        self.special = []
+        self.results = []
+        self.calls_made = 0
+        self.redeal_same = False
+        self.shows = []
         self.dealt = [()] * players
         self.hands = [[] for _ in range(players)]
-        self.played = [0] * players
+        self.trick = []
+        self.history = []
+        self.pending = None
+        self.suspended = None
         self.contests = [ContestState() for _ in range(contests)]
-        self.mano = min(self.seats, key=lambda s: (s - self.dealer - 1) % players)
-        self.turn = self.mano
-        self.leader = self.mano
+        self.count = None
+        self.called = set()
+        self.accepted = set()
+        self.strength = ()
+        self.facts = None
+        self._legal = None
+
+    def generator(self) -> random.Random:
+        """The match's generator, ready to draw from. A copy shares its original's generator
+        (reading one's state costs more than the rest of a copy) until one of them deals: the
+        first to draw takes a generator of its own, so that no copy's draws move another's."""
+        if self.rng_shared:
+            own = random.Random(0)          # any seed: its state is replaced at once
+            own.setstate(self.rng.getstate())
+            self.rng = own
+            self.rng_shared = False
+        return self.rng
 
     def current_player(self) -> int | None:
         """The seat whose decision is next; None when the hand or the match is over."""
@@ -134,19 +168,8 @@ class Match:
         return self.turn
 
 
-def _defaults() -> tuple[tuple[str, Any, Callable[[], Any] | None], ...]:
-    out = []
-    for f in fields(Match):
-        if f.metadata["hand"]:
-            factory = None if f.default_factory is MISSING else f.default_factory
-            out.append((f.name, f.default, factory))
-    return tuple(out)
-
-
-HAND_DEFAULTS = _defaults()
-
-
-def names(copy: str | None = None, plain: bool | None = None) -> tuple[str, ...]:
-    """The fields copied as `copy` says, or stored `plain` (or not), in declaration order."""
+def names(hand: bool | None = None, plain: bool | None = None) -> tuple[str, ...]:
+    """The fields of the hand (or of the match), or stored in JSON `plain` (or not), in
+    declaration order."""
     return tuple(f.name for f in fields(Match)
-                 if (copy is None or f.metadata["copy"] == copy) and (plain is None or f.metadata["plain"] == plain))
+                 if (hand is None or f.metadata["hand"] == hand) and (plain is None or f.metadata["plain"] == plain))

@@ -4,16 +4,17 @@ stay simple."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 Action = tuple[str, Any]   # (verb, argument): ("play", card), ("call", name), ("accept", None)...
 
 IDLE, ACTIVE, CLOSED = 0, 1, 2
 
 
-@dataclass(frozen=True)
-class Deal:
-    """A scripted deal: one hand per seat (seat 0 first) and the turned card, as card ids."""
+class Deal(NamedTuple):
+    """A scripted deal: one hand per seat (seat 0 first) and the turned card, as card ids.
+    A named tuple, so that it pickles as it is from a compiled engine (a process of the
+    checker sends its findings' deals back) and serves as a key."""
 
     hands: tuple[tuple[str, ...], ...]
     turned: str | None = None

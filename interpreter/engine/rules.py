@@ -6,20 +6,46 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from rulespec.formula import compile_expr
+from rulespec.formula import Compiled, compile_expr
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
 
 from interpreter.engine.context import Ctx, play_env
 from interpreter.engine.match import Match
+from interpreter.engine.records import Action
 from interpreter.engine.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
 
 Fn = Callable[[Ctx], Any]
 
 
+def always(c: Ctx) -> bool:
+    """A condition the spec leaves always true, compiled to this one function so that the
+    engine tests `fn is always` and skips the call (and the context it would need)."""
+    return True
+
+
+class CompiledCall:
+    """A contest call's rule as play reads it at every listing of legal actions, without going
+    back to the IR."""
+
+    def __init__(self, ir: ContestCall, allowed: Fn) -> None:
+        self.name = ir.name
+        self.act: Action = ("call", ir.name)
+        self.declare = ir.declare
+        self.opens = ir.opens
+        self.after = frozenset(ir.after)
+        self.max = ir.max
+        self.allowed = allowed          # `always` where the spec sets no condition
+
+    def may(self, ctx: Ctx) -> bool:
+        """Its own `allowed:` condition."""
+        return self.allowed is always or bool(self.allowed(ctx))
+
+
 class CompiledContest:
     """A contest with its formulas compiled and its calls indexed by name."""
 
-    def __init__(self, ir: Contest, compile_: Callable[[Formula], Fn], index: int) -> None:
+    def __init__(self, ir: Contest, compile_: Callable[[Formula], Fn], condition: Callable[[Formula], Fn],
+                 index: int) -> None:
         self.ir = ir
         self.index = index
         self.name = ir.name
@@ -29,19 +55,20 @@ class CompiledContest:
         self.accept = compile_(ir.accept)
         self.decline = compile_(ir.decline)
         self.calls: dict[str, ContestCall] = {c.name: c for c in ir.calls}
+        self.rules = tuple(CompiledCall(c, condition(c.allowed)) for c in ir.calls)     # in the spec's order
+        self.opening = tuple(c for c in self.rules if c.opens)
         self.worth = {c.name: compile_(c.worth) for c in ir.calls}
-        self.allowed = {c.name: compile_(c.allowed) for c in ir.calls}
         self.call_accept = {c.name: compile_(c.accept) for c in ir.calls if c.accept is not None}
         self.call_decline = {c.name: compile_(c.decline) for c in ir.calls if c.decline is not None}
         self.unraised_pays = compile_(ir.unraised.pays) if ir.unraised else None
         self.unraised_mode = ir.unraised.mode if ir.unraised else "compare"
-        self.good = compile_(ir.count.good)
-        self.announce = compile_(ir.count.announce)
+        self.good = condition(ir.count.good)
+        self.announce = condition(ir.count.announce)
         self.procedure = ir.count.procedure
         self.tie = ir.count.tie
         self.show = ir.count.show
         self.declares = ir.declares
-        self.openers = tuple(c.name for c in ir.calls if c.opens)
+        self.openers = tuple(c.name for c in self.opening)
 
 
 class Rules:
@@ -75,26 +102,43 @@ class Rules:
         env = play_env(self.options, self.call_names, {c.name: i for i, c in enumerate(spec.contests)})
         self.env = env      # explain.py evaluates the parts of a refused condition with it
 
+        def compiled(f: Formula) -> Compiled:
+            return compile_expr(f.expr, env, f.locate, f.span.path, generate=True)
+
         def compile_(f: Formula) -> Fn:
-            return compile_expr(f.expr, env, f.locate, f.span.path).fn
+            return compiled(f).fn
+
+        def condition(f: Formula) -> Fn:
+            c = compiled(f)
+            return always if c.constant and c.value is True else c.fn
 
         self.cover = compile_(spec.tricks.cover) if spec.tricks.cover else None
         self.cover_counts = spec.tricks.cover_counts
         self.stake_names = tuple(stake_names)
-        self.stake_base = compile_(spec.stakes.base)
+        base = compiled(spec.stakes.base)
+        self.stake_base = base.fn
+        self.base_worth: int | None = int(base.value) if base.constant else None   # None: read at each deal
         self.stake_worth = tuple(compile_(c.worth) for c in spec.stakes.calls)
         self.stake_declined = tuple(compile_(c.declined) for c in spec.stakes.calls)
-        self.stake_when = compile_(spec.stakes.when)
+        self.stake_when = condition(spec.stakes.when)
         self.raise_any = spec.stakes.raise_by == "any"
-        self.contests = tuple(CompiledContest(c, compile_, i) for i, c in enumerate(spec.contests))
+        n = self.num_players
+        self.seats_after = tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n))
+        """The seats after each seat, round the table: `after` for a hand the whole table plays."""
+        self.from_seat = tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
+        """Each seat, then the others in turn: the deal's and a count's order from a mano."""
+        self.deal_step = 1 if spec.table.dealer == "next" else n - 1       # seats the deal moves on by
+        self.contests = tuple(CompiledContest(c, compile_, condition, i) for i, c in enumerate(spec.contests))
         self.contest_of_call = {c: cont for cont in self.contests for c in cont.calls}
-        self.compulsory = tuple(c for c in self.contests if c.declares and c.ir.declaration == "compulsory")
-        self.fold_when = compile_(spec.fold.when)
+        self.declaring = tuple(c for c in self.contests if c.declares)      # settled by declarations too
+        self.compulsory = tuple(c for c in self.declaring if c.ir.declaration == "compulsory")
+        self.fold_when = condition(spec.fold.when)
         self.fold_pays = compile_(spec.fold.pays)
         self.fold_declines = spec.fold.pending_contest == "declined"
         self.special = tuple(
             (h, compile_(h.when), compile_(h.base) if h.base else None, compile_(h.blind) if h.blind else None)
             for h in spec.special_hands)
+        self.blind_rules = tuple((h.name, blind) for h, _, _, blind in self.special if blind is not None)
         self.annulments = tuple((a.name, hand_formula(spec, self.cards, self.views, a.holds), compile_(a.when),
                                  a.dealer)
                                 for a in spec.annulments)
@@ -130,9 +174,7 @@ class Rules:
 
     def is_pie(self, mano: int, seat: int, seats: list[int]) -> bool:
         """The last seat of its team to play this hand (among `seats`), in order from the mano."""
-        n = self.num_players
-        order = [(mano + k) % n for k in range(n)]
-        last = [s for s in order if s in seats and self.team_of[s] == self.team_of[seat]][-1]
+        last = [s for s in self.from_seat[mano] if s in seats and self.team_of[s] == self.team_of[seat]][-1]
         return last == seat
 
     def round_goes_on(self, m: Match) -> bool:
@@ -179,10 +221,20 @@ class Rules:
 
 # -- queries about a match: public facts, and a seat's own values -------------------------
 
-def after(m: Match, r: Rules, seat: int) -> list[int]:
+def after(m: Match, r: Rules, seat: int) -> tuple[int, ...]:
     """The seats playing this hand after `seat`, in turn round the table."""
-    n = r.num_players
-    return [s for s in ((seat + k) % n for k in range(1, n)) if s in m.seats]
+    order = r.seats_after[seat]
+    if len(m.seats) == r.num_players:
+        return order
+    return tuple(s for s in order if s in m.seats)
+
+
+def from_mano(m: Match, r: Rules) -> tuple[int, ...]:
+    """The seats playing this hand, in turn from the mano."""
+    order = r.from_seat[m.mano]
+    if len(m.seats) == r.num_players:
+        return order
+    return tuple(s for s in order if s in m.seats)
 
 
 def next_opponent(m: Match, r: Rules, seat: int) -> int:

@@ -4,59 +4,91 @@ from __future__ import annotations
 
 import array
 import base64
-import copy
 import random
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.engine.match import LIST, LISTS, RECORD, SET, Match, names
+from interpreter.engine.match import Event, Match, names
 from interpreter.engine.records import ContestState, Count, Deal, Pending
 from interpreter.engine.rules import Rules
 
 _PLAIN = names(plain=True)                      # stored in JSON as they are
-_LISTS, _NESTED, _SETS, _RECORDS = names(LIST), names(LISTS), names(SET), names(RECORD)
 # the rest, stored by the code below: every field of Match is either plain or named here
 _STORED = {"plan", "rng", "script", "events", "dealt", "hands", "trick", "history", "pending", "suspended", "contests",
            "count", "called", "accepted"}
-_DERIVED = {"strength", "_legal", "facts"}      # rebuilt from the turned card; a memo; the checker's own
+_DERIVED = {"strength", "_legal", "facts", "rng_shared"}   # from the turned card; a memo; the checker's; a copy's
 assert set(names()) == set(_PLAIN) | _STORED | _DERIVED and not set(_PLAIN) & (_STORED | _DERIVED), \
     "serial.py must store every field declared in match.py"
 
 
 def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
-    """Make `new` an independent copy of `st`, field by field: what is never mutated in place
-    (the game, card codes, tuples, logged events) is shared, the rest is copied one level at a
-    time, which is several times faster than a deep copy for search and bots. `within_hand`
-    copies for a search that never deals: the generator is shared and the log starts empty."""
-    d = new.__dict__
-    d.update(st.__dict__)                       # ints, strings, tuples, the game: shared as they are
-    for k in _LISTS:
-        d[k] = [] if within_hand and k == "events" else list(getattr(st, k))
-    for k in _NESTED:
-        d[k] = [list(x) for x in getattr(st, k)]
-    for k in _SETS:
-        d[k] = set(getattr(st, k))
-    for k in _RECORDS:
-        d[k] = copy.copy(getattr(st, k))
-    d["contests"] = [ContestState(c.status, list(c.chain), list(c.declared)) for c in st.contests]
+    """Make `new` an independent copy of `st`, field by field (a test ties this list to the
+    declarations): what is never changed in place (card codes, tuples, logged events, the
+    rules' tables) is shared, the rest is copied one level at a time, which is several times
+    faster than a deep copy for search and bots. The generator is shared until either copy
+    deals (`Match.generator`). `within_hand` copies for a search that never deals: the log
+    starts empty and the memo of legal actions is shared."""
+    new.seed = st.seed
+    new.rng = st.rng
+    new.rng_shared = st.rng_shared = True
+    new.script = list(st.script)
+    new.score = list(st.score)
+    new.dealer = st.dealer
+    new.hand_number = st.hand_number
+    new.match_over = st.match_over
+    new.winner = st.winner
+    new.events = [] if within_hand else list(st.events)
+    new.plan = list(st.plan)
+    new.hand_over = st.hand_over
+    new.seats = list(st.seats)
+    new.hand_format = st.hand_format
+    new.mano = st.mano
+    new.turn = st.turn
+    new.leader = st.leader
+    new.trick_no = st.trick_no
+    new.played = list(st.played)
+    new.stake_level = st.stake_level
+    new.worth = st.worth
+    new.base_worth = st.base_worth
+    new.stake_owner = st.stake_owner
+    new.stake_calls = st.stake_calls
+    new.turned = st.turned
+    new.blind = st.blind
+    new.forbid = st.forbid
+    new.special = list(st.special)
+    new.results = list(st.results)
+    new.calls_made = st.calls_made
+    new.redeal_same = st.redeal_same
+    new.shows = list(st.shows)
+    new.dealt = list(st.dealt)
+    new.hands = [list(h) for h in st.hands]
+    new.trick = list(st.trick)
+    new.history = [list(t) for t in st.history]
+    new.pending = _copy_pending(st.pending)
+    new.suspended = _copy_pending(st.suspended)
+    new.contests = [ContestState(c.status, list(c.chain), list(c.declared)) for c in st.contests]
     c = st.count
-    d["count"] = None if c is None else Count(c.contest, list(c.order), c.index, c.best_seat, c.best_value,
-                                              list(c.announced))
-    d["facts"] = None if st.facts is None else st.facts.copy()
-    if not within_hand:                         # a search shares the memo of legal actions too
-        d["_legal"] = None
-        d["rng"] = random.Random()
-        d["rng"].setstate(st.rng.getstate())
+    new.count = None if c is None else Count(c.contest, list(c.order), c.index, c.best_seat, c.best_value,
+                                             list(c.announced))
+    new.called = set(st.called)
+    new.accepted = set(st.accepted)
+    new.strength = st.strength
+    new.facts = None if st.facts is None else st.facts.copy()
+    new._legal = st._legal if within_hand else None
+
+
+def _copy_pending(p: Pending | None) -> Pending | None:
+    return None if p is None else Pending(p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
 
 
 def to_json(st: Match, game: Rules) -> dict[str, Any]:
-    data: dict[str, Any] = {k: copy.deepcopy(getattr(st, k)) for k in _PLAIN}
+    data: dict[str, Any] = {k: _plain(getattr(st, k)) for k in _PLAIN}
     data["spec"] = game.name
     data["options"] = dict(game.options)
     data["rng"] = _rng_state(st.rng)
     data["plan"] = [[name, list(seats)] for name, seats in st.plan]
     data["script"] = [{"hands": [list(h) for h in d.hands], "turned": d.turned} for d in st.script]
-    data["events"] = [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in st.events]
+    data["events"] = [_event(e) for e in st.events]
     data["dealt"] = [list(h) for h in st.dealt]
     data["hands"] = [list(h) for h in st.hands]
     data["trick"] = [list(t) for t in st.trick]
@@ -75,36 +107,54 @@ def to_json(st: Match, game: Rules) -> dict[str, Any]:
 
 
 def fill(st: Match, game: Rules, data: Mapping[str, Any]) -> None:
-    """Set every field of `st` from `to_json`'s output."""
+    """Set every field of `st` but the generator (`rng_from_json`) from `to_json`'s output."""
     for k in _PLAIN:
-        setattr(st, k, copy.deepcopy(data[k]))
-    st.rng.setstate(_rng_restore(data["rng"]))
+        setattr(st, k, _plain(data[k]))
     st.plan = [(name, list(seats)) for name, seats in data.get("plan", [])]
     st.script = [Deal(tuple(tuple(h) for h in d["hands"]), d["turned"]) for d in data["script"]]
-    st.events = [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in data["events"]]
+    st.events = [_event(e) for e in data["events"]]
     st.dealt = [tuple(h) for h in data["dealt"]]
     st.hands = [list(h) for h in data["hands"]]
-    st.trick = [tuple(t) for t in data["trick"]]
-    st.history = [[tuple(t) for t in trick] for trick in data["history"]]
+    st.trick = [(t[0], t[1], t[2]) for t in data["trick"]]
+    st.history = [[(t[0], t[1], t[2]) for t in trick] for trick in data["history"]]
     st.pending = _unpending(data["pending"])
     st.suspended = _unpending(data["suspended"])
-    st.contests = [ContestState(c["status"], [tuple(x) for x in c["chain"]], list(c["declared"]))
+    st.contests = [ContestState(c["status"], [(x[0], x[1]) for x in c["chain"]], list(c["declared"]))
                    for c in data["contests"]]
     c = data["count"]
     st.count = None if c is None else Count(c["contest"], list(c["order"]), c["index"], c["best_seat"],
-                                            c["best_value"], [tuple(a) for a in c["announced"]])
+                                            c["best_value"], [(a[0], a[1]) for a in c["announced"]])
     st.called = set(data["called"])
     st.accepted = set(data["accepted"])
     st.strength = game.strength[st.turned]
     st._legal = None
 
 
+def _plain(value: Any) -> Any:
+    """A copy of a field stored as it is: a number, text, None, or lists and events of them."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return _event(value)
+    return value
+
+
+def _event(e: Mapping[str, Any]) -> Event:
+    """A logged event's copy: its values are numbers, text, None or flat lists."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in e.items()}
+
+
 def _pending(p: Pending | None) -> dict[str, Any] | None:
-    return None if p is None else dict(p.__dict__)
+    if p is None:
+        return None
+    return {"call": p.call, "caller": p.caller, "answerer": p.answerer, "answer_team": p.answer_team,
+            "contest": p.contest, "step": p.step}
 
 
 def _unpending(d: dict[str, Any] | None) -> Pending | None:
-    return None if d is None else Pending(**d)
+    if d is None:
+        return None
+    return Pending(d["call"], d["caller"], d["answerer"], d["answer_team"], d["contest"], d["step"])
 
 
 def _rng_state(rng: random.Random) -> list[Any]:
@@ -113,7 +163,10 @@ def _rng_state(rng: random.Random) -> list[Any]:
     return [version, base64.b64encode(array.array("L", internal).tobytes()).decode("ascii"), gauss]
 
 
-def _rng_restore(data: list[Any]) -> tuple[Any, ...]:
+def rng_from_json(data: list[Any]) -> random.Random:
+    """The generator `_rng_state` stored."""
     words = array.array("L")
     words.frombytes(base64.b64decode(data[1]))
-    return (data[0], tuple(words), data[2])
+    rng = random.Random(0)          # any seed: its state is replaced at once
+    rng.setstate((data[0], tuple(words), data[2]))
+    return rng

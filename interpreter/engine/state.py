@@ -9,6 +9,7 @@ contests, counts, tricks and the formulas the spec compiled into closures.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
 from interpreter.engine.records import Action, Deal, Pending
-from interpreter.engine.rules import Rules, after, next_opponent, trick_top, trick_winner
+from interpreter.engine.rules import Rules, after, from_mano, next_opponent, trick_top, trick_winner
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
@@ -31,20 +32,16 @@ class State(Match):
 
     # -- construction -----------------------------------------------------------------
 
-    def __init__(self, game: Rules) -> None:
-        super().__init__(score=[0] * game.teams, dealer=game.num_players - 1)
+    def __init__(self, game: Rules, rng: random.Random, seed: int | None = None) -> None:
+        """A match of `game` drawing from `rng`, before its first deal (`start` deals it;
+        `clone` and `from_json` set every field)."""
+        super().__init__(seed=seed, rng=rng, score=[0] * game.teams, dealer=game.num_players - 1)
         self.game = game
-        self._reset_hand()
-
-    def _reset_hand(self, seats: list[int] | None = None, hand_format: str = "") -> None:
-        self.reset_hand(self.game.num_players, len(self.game.contests), seats, hand_format)
 
     @classmethod
     def start(cls, game: Rules, seed: int | None, dealer: int | None,
               deals: Sequence[Deal] | None, score: Sequence[int] | None) -> State:
-        st = cls(game)
-        st.seed = seed
-        st.rng.seed(seed)
+        st = cls(game, random.Random(seed), seed)
         st.script = list(deals or [])
         if dealer is not None:
             if not 0 <= dealer < game.num_players:
@@ -66,27 +63,25 @@ class State(Match):
             raise IllegalAction("next_hand", "the match is over")
         if not self.hand_over:
             raise IllegalAction("next_hand", "the hand is still being played")
-        n = self.game.num_players
         if self.redeal_same:
-            self.plan.insert(0, (self.hand_format, list(self.seats)))   # the same seats play it again
+            if self.game.schedule_when is not None:
+                self.plan.insert(0, (self.hand_format, list(self.seats)))   # the same seats play it again
         else:
-            self.dealer = (self.dealer + (1 if self.game.spec.table.dealer == "next" else n - 1)) % n
+            self.dealer = (self.dealer + self.game.deal_step) % self.game.num_players
         if deal is not None:
             self.script.insert(0, deal)
         self._deal()
 
     def _deal(self) -> None:
         g = self.game
-        if not self.plan or not g.round_goes_on(self):
-            self.plan = g.round_plan(self)
-        if self.plan:
-            hand_format, seats = self.plan.pop(0)
-            self._reset_hand(list(seats), hand_format)
-        else:
-            self._reset_hand()
+        seats, hand_format = self._next_seats()
+        n = g.num_players
+        everyone = len(seats) == n
+        mano = (self.dealer + 1) % n if everyone else next(s for s in g.from_seat[(self.dealer + 1) % n] if s in seats)
+        self.reset_hand(n, len(g.contests), seats, mano, hand_format)
         self.hand_number += 1
-        n, size = g.num_players, g.hand_size
-        order = [(self.mano + k) % n for k in range(n) if (self.mano + k) % n in self.seats]
+        size = g.hand_size
+        order = from_mano(self, g)
         if self.script:
             deal = self.script.pop(0)
             idx = g.cards.index
@@ -97,9 +92,9 @@ class State(Match):
                 if deal.turned is not None:
                     self.turned = idx[deal.turned]
                 else:
-                    self.turned = self.rng.choice([c for c in range(len(g.cards)) if c not in used])
+                    self.turned = self.generator().choice([c for c in range(len(g.cards)) if c not in used])
         else:
-            deck = shuffled(self.rng, len(g.cards))
+            deck = shuffled(self.generator(), len(g.cards))
             for k, seat in enumerate(order):
                 self.dealt[seat] = tuple(deck[k * size:(k + 1) * size])
             if g.turns_card:
@@ -116,10 +111,26 @@ class State(Match):
         self.events.append(event)
         self._update_blind()
 
+    def _next_seats(self) -> tuple[list[int], str]:
+        """The seats that play the hand about to be dealt, and its format: the next hand of the
+        round under a schedule (planning a round as one starts), or every seat."""
+        g = self.game
+        if g.schedule_when is not None:
+            if not self.plan or not g.round_goes_on(self):
+                self.plan = g.round_plan(self)
+            if self.plan:
+                hand_format, seats = self.plan.pop(0)
+                return sorted(seats), hand_format
+        return list(range(g.num_players)), ""
+
     def _special_hands(self) -> None:
-        ctx = Ctx(self, self.game, None)
-        self.base_worth = int(self.game.stake_base(ctx))
-        for hand, when, base, _ in self.game.special:
+        g = self.game
+        if not g.special and g.base_worth is not None:
+            self.base_worth = g.base_worth
+            return
+        ctx = Ctx(self, g, None)
+        self.base_worth = int(g.stake_base(ctx))
+        for hand, when, base, _ in g.special:
             if when(ctx):
                 self.special.append(hand.name)
                 if base is not None:
@@ -131,11 +142,14 @@ class State(Match):
         """As a hand is dealt, and as each trick of a blind hand starts: is it played blind? When
         it is not (the deal) or no longer (the first trick not played blind), each seat's cards
         come into its sight: each seat is shown its own."""
-        ctx = Ctx(self, self.game, None)
-        self.blind = any(blind is not None and hand.name in self.special and blind(ctx)
-                         for hand, _, _, blind in self.game.special)
+        g = self.game
+        if g.blind_rules and self.special:
+            ctx = Ctx(self, g, None)
+            self.blind = any(name in self.special and blind(ctx) for name, blind in g.blind_rules)
+        else:
+            self.blind = False
         if not self.blind:
-            ids = self.game.cards.ids
+            ids = g.cards.ids
             for seat in self.seats:
                 self.events.append({"type": "hand", "seat": seat, "only": seat,
                                     "cards": [ids[c] for c in self.dealt[seat] if c in self.hands[seat]]})
@@ -217,8 +231,7 @@ class State(Match):
         seat = self.current_player() if seat is None else seat
         if seat is None:
             return []
-        text = self.game.action_text
-        return [text[a] for a in legal.acts(self, self.game, seat)]
+        return list(legal.texts(self, self.game, seat))
 
     def legal_action_ids(self, seat: int | None = None) -> list[int]:
         index = self.game.action_index
@@ -458,7 +471,7 @@ class State(Match):
     # -- copies and serialisation -----------------------------------------------------
 
     def clone(self) -> State:
-        new = State.__new__(State)
+        new = State(self.game, self.rng, self.seed)
         serial.copy_into(self, new)
         return new
 
@@ -467,7 +480,7 @@ class State(Match):
 
     @classmethod
     def from_json(cls, game: Rules, data: Mapping[str, Any]) -> State:
-        st = cls(game)
+        st = cls(game, serial.rng_from_json(data["rng"]))
         serial.fill(st, game, data)
         return st
 

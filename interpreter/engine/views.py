@@ -71,7 +71,7 @@ def observation(st: Match, g: Rules, seat: int) -> dict[str, Any]:
             "next": st.count.seat,
         },
         "to_act": to_act,
-        "legal": [g.action_text[a] for a in legal.acts(st, g, seat)],
+        "legal": list(legal.texts(st, g, seat)),
         "hand_over": st.hand_over,
         "match_over": st.match_over,
         "winner": st.winner,
