@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import argparse
 import copy
+import cProfile
 import importlib.util
 import json
+import pstats
 import random
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol
 
 from rich.console import Console
@@ -26,6 +30,7 @@ from rulespec.errors import SpecError, TrucoError
 from rulespec.load import SpecSource, find_spec, load_tree, open_spec
 from rulespec.schema import validate
 
+from interpreter.engine import build as engine_build
 from interpreter.engine.game import Game, load_game, parse_options
 from interpreter.engine.state import State
 
@@ -83,14 +88,19 @@ class Figures:
         return out
 
 
-class Engine(Protocol):
-    """What the bench needs of an engine: random play, and copies of its match states."""
+class Player(Protocol):
+    """What the bench needs of an engine it only plays: random play."""
 
     name: str
     note: str
 
     def play(self, seconds: float | None, matches: int | None, seed: int, fold: bool) -> Play:
         """Random play from match seeds `seed`, `seed + 1`, ... for `seconds` or `matches`."""
+
+
+class Engine(Player, Protocol):
+    """What the bench needs of an engine it measures whole: random play, and copies of its
+    match states."""
 
     def sample(self, count: int, seed: int) -> list[Any]: ...
 
@@ -119,22 +129,7 @@ class Interpreter:
 
     def play(self, seconds: float | None, matches: int | None, seed: int, fold: bool) -> Play:
         """Random legal play: the legal actions are generated at every step, deals included."""
-        rng = random.Random(seed)
-        out = Play()
-        start = clock()
-        while _running(start, seconds, matches, out.matches):
-            st = self.game.new_match(seed=seed + out.matches)
-            out.hands += 1
-            while not st.match_over:
-                if st.hand_over:
-                    st.next_hand()
-                    out.hands += 1
-                    continue
-                st.apply(_pick(rng, st.legal_actions(), fold))
-                out.actions += 1
-            out.matches += 1
-        out.seconds = clock() - start
-        return out
+        return random_play(lambda n: self.game.new_match(seed=n), seconds, matches, seed, fold)
 
     def sample(self, count: int, seed: int) -> list[State]:
         rng = random.Random(seed)
@@ -162,6 +157,57 @@ class Interpreter:
 
     def from_text(self, text: str) -> State:
         return self.game.state_from_json(json.loads(text))
+
+
+def random_play(new_match: Callable[[int], Any], seconds: float | None, matches: int | None, seed: int,
+                fold: bool) -> Play:
+    """Matches `new_match(seed)`, `new_match(seed + 1)`, ... played by uniform random choices
+    (`_pick`) from `random.Random(seed)`, for `seconds` of CPU or `matches`: the one loop every
+    engine that speaks the interpreter's API is timed with."""
+    rng = random.Random(seed)
+    out = Play()
+    start = clock()
+    while _running(start, seconds, matches, out.matches):
+        st = new_match(seed + out.matches)
+        out.hands += 1
+        while not st.match_over:
+            if st.hand_over:
+                st.next_hand()
+                out.hands += 1
+                continue
+            st.apply(_pick(rng, st.legal_actions(), fold))
+            out.actions += 1
+        out.matches += 1
+    out.seconds = clock() - start
+    return out
+
+
+class Reference:
+    """The hand-written engine of one variant kept in `tools/` (no spec, no log, no copies),
+    played by the same loop: what the interpretation costs, measured in the same run."""
+
+    name = "hand-written"
+
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+        self.note = f"{module.SPEC} ({', '.join(f'{k}={v}' for k, v in module.OPTIONS.items())}), written by hand"
+
+    def play(self, seconds: float | None, matches: int | None, seed: int, fold: bool) -> Play:
+        return random_play(self.module.Match, seconds, matches, seed, fold)
+
+
+REFERENCE = Path(__file__).resolve().parents[2] / "tools" / "handwritten.py"
+
+
+def reference_module(path: Path = REFERENCE) -> ModuleType | None:
+    """The hand-written engine, where a source checkout has it (a wheel does not ship `tools/`)."""
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("handwritten_reference", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _pick(rng: random.Random, legal: list[str], fold: bool) -> str:
@@ -314,14 +360,17 @@ def precompute(game: Game) -> float:
 
 
 def measure(engines: Sequence[Engine], seconds: float, seed: int, fold: bool, players: int,
-            matches: int | None = None, rounds: int = 4) -> list[Figures]:
-    """Every figure of each engine, the engines taking turns in `rounds` slices of the budget so
-    that a machine busy with something else slows them alike; `matches` fixes the play instead."""
+            matches: int | None = None, rounds: int = 4,
+            also: Sequence[Player] = ()) -> tuple[list[Figures], list[Play]]:
+    """Every figure of each engine, and the random play of each player `also`, all taking turns
+    in `rounds` slices of the budget so that a machine busy with something else slows them
+    alike; `matches` fixes the play instead."""
     slices = 1 if matches is not None else rounds
-    plays = [Play() for _ in engines]
+    everyone: list[Player] = [*engines, *also]
+    plays = [Play() for _ in everyone]
     for _ in range(slices):
-        for engine, played in zip(engines, plays, strict=False):
-            played.add(engine.play(None if matches else seconds / slices, matches, seed + played.matches, fold))
+        for player, played in zip(everyone, plays, strict=True):
+            played.add(player.play(None if matches else seconds / slices, matches, seed + played.matches, fold))
     states = [e.sample(SAMPLE_SIZE, seed) for e in engines]
     texts = [[e.to_text(s) for s in sampled] for e, sampled in zip(engines, states, strict=False)]
     figures = [Figures(engine=e.name, players=players, play=p, clone_per_s=0.0, to_json_per_s=0.0,
@@ -338,7 +387,58 @@ def measure(engines: Sequence[Engine], seconds: float, seed: int, fold: bool, pl
                 spent[i] += elapsed
         for fig, n, elapsed in zip(figures, calls, spent, strict=False):
             setattr(fig, key, n / elapsed)
-    return figures
+    return figures, plays[len(engines):]
+
+
+def calls_per_hand(game: Game, hands: int = 200, seed: int = 0) -> dict[str, float]:
+    """Python function calls per hand of the engine, the spec language and the generated
+    formulas, by function ("engine/legal.py:acts", "formula contests.envido.window:<lambda>"), in
+    random play with folds allowed from a
+    fixed seed: a count of the work every hand does, the same on every machine, which a test
+    holds to a committed budget. A fresh compilation of the game's spec is played, so hand
+    values are worked out as play meets them, as in a new process. A compiled engine's own
+    functions are invisible to the profiler: only the interpreted code's calls are counted."""
+    fresh = Game(game.spec)
+    rng = random.Random(seed)
+    profile = cProfile.Profile()
+    dealt = matches = 0
+    profile.enable()
+    while dealt < hands:
+        st = fresh.new_match(seed=seed + matches)
+        matches += 1
+        dealt += 1
+        while not st.match_over:
+            if st.hand_over:
+                if dealt >= hands:
+                    break
+                st.next_hand()
+                dealt += 1
+                continue
+            st.apply(_pick(rng, st.legal_actions(), True))
+    profile.disable()
+    counts: dict[str, float] = {}
+    for (filename, _, function), row in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
+        where = _counted(filename)
+        if where is not None:
+            key = f"{where}:{function}"
+            counts[key] = counts.get(key, 0.0) + row[1] / hands
+    return dict(sorted(counts.items()))
+
+
+_PACKAGES = Path(__file__).resolve().parents[2]
+
+
+def _counted(filename: str) -> str | None:
+    """Where a profiled function lives, if it is counted: a module of the engine or the spec
+    language, a generated formula ("formula contests.envido.window") or a name's getter."""
+    if filename.startswith(("<formula ", "<name ")):
+        return filename.strip("<>")
+    path = Path(filename)
+    for package, folder in (("interpreter/engine", _PACKAGES / "interpreter" / "engine"),
+                            ("rulespec", _PACKAGES / "rulespec")):
+        if path.is_relative_to(folder):
+            return f"{package.rsplit('/', 1)[-1]}/{path.relative_to(folder).as_posix()}"
+    return None
 
 
 def peer_available() -> bool:
@@ -347,23 +447,36 @@ def peer_available() -> bool:
 
 @dataclass
 class Report:
-    """One run: the interpreter's figures, the peer's (if measured) and their ratios."""
+    """One run: the interpreter's figures, the peer's (if measured) and their ratios, and the
+    hand-written engine's random play (if measured) and the interpreter's ratio to it."""
 
     spec: str
     options: dict[str, Any]
     seconds: float
     fold: bool
     ours: Figures
+    engine: str = ""                                    # which build of the engine ran
     defaults: dict[str, Any] = field(default_factory=dict)
     peer: Figures | None = None
     peer_missing: str = ""
     ratios: dict[str, float] = field(default_factory=dict)
+    reference: Play | None = None
+    reference_note: str = ""
+    reference_missing: str = ""
+    same_rules: bool = False                            # the reference plays the spec benched
+    reference_ratios: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
+        reference = None if self.reference is None else {
+            **asdict(self.reference), "hands_per_s": self.reference.hands_per_s,
+            "actions_per_s": self.reference.actions_per_s, "note": self.reference_note,
+            "same_rules": self.same_rules}
         return {"spec": self.spec, "options": self.options, "seconds": self.seconds, "fold": self.fold,
-                "interpreter": self.ours.as_dict(),
+                "engine": self.engine, "interpreter": self.ours.as_dict(),
                 "peer": self.peer.as_dict() if self.peer else None,
-                "peer_missing": self.peer_missing, "ratios": self.ratios}
+                "peer_missing": self.peer_missing, "ratios": self.ratios,
+                "reference": reference, "reference_missing": self.reference_missing,
+                "reference_ratios": self.reference_ratios}
 
 
 RATIO_KEYS = ("hands_per_s", "actions_per_s", "clone_per_s", "to_json_per_s", "from_json_per_s",
@@ -377,8 +490,9 @@ def ratios(ours: Figures, peer: Figures) -> dict[str, float]:
 
 
 def bench(spec: str, options: dict[str, Any], seconds: float = 2.0, seed: int = 0, fold: bool = False,
-          with_peer: bool = True, matches: int | None = None) -> Report:
-    """Measure the interpreter and, when installed and able to seat the players, pytruco."""
+          with_peer: bool = True, matches: int | None = None, with_reference: bool = True) -> Report:
+    """Measure the interpreter and, when installed and able to seat the players, pytruco; and the
+    hand-written engine's random play, where the source checkout has it."""
     game = load_game(spec, options)
     precompute_s = precompute(game)
     engines: list[Engine] = [Interpreter(game)]
@@ -392,14 +506,25 @@ def bench(spec: str, options: dict[str, Any], seconds: float = 2.0, seed: int = 
             engines.append(Pytruco(game.num_players, game.target))
         except TrucoError:
             missing = f"pytruco cannot seat {game.num_players} players"
-    ours, *peer = measure(engines, seconds, seed, fold, game.num_players, matches)
+    module = reference_module() if with_reference else None
+    also: list[Player] = [] if module is None else [Reference(module)]
+    (ours, *peer), plays = measure(engines, seconds, seed, fold, game.num_players, matches, also=also)
     ours.load_s, ours.compile_s = load_times(spec, game.options)
     ours.precompute_s = precompute_s
     defaults = {o.name: o.default for o in open_spec(spec).options}
-    report = Report(game.name, dict(game.options), seconds, fold, ours, defaults, peer_missing=missing)
+    report = Report(game.name, dict(game.options), seconds, fold, ours, engine_build(), defaults,
+                    peer_missing=missing)
     if peer:
         report.peer = peer[0]
         report.ratios = ratios(ours, peer[0])
+    if module is None:
+        report.reference_missing = "not asked for (--no-reference)" if not with_reference else \
+            f"{REFERENCE.name} is not here: it lives in tools/ of a source checkout"
+    else:
+        report.reference, report.reference_note = plays[0], also[0].note
+        report.same_rules = game is load_game(module.SPEC, module.OPTIONS)
+        report.reference_ratios = {k: getattr(ours.play, k) / getattr(plays[0], k)
+                                   for k in ("hands_per_s", "actions_per_s") if getattr(plays[0], k)}
     return report
 
 
@@ -420,7 +545,8 @@ def render(report: Report, console: Console) -> None:
     opts = ", ".join(f"{k}={v}" for k, v in report.options.items() if k not in report.defaults or k == "players"
                      or report.defaults[k] != v)
     console.print(f"[bold]{report.spec}[/] ({opts}); {report.seconds:g} CPU s per figure; "
-                  f"folding {'allowed' if report.fold else 'only when nothing else is legal'}", highlight=False)
+                  f"folding {'allowed' if report.fold else 'only when nothing else is legal'}; "
+                  f"engine: {report.engine}", highlight=False)
     table = Table("figure", "interpreter", *(("pytruco", "interpreter ÷ pytruco") if peer else ()))
     for label, key, fmt in ROWS:
         cells = [fmt.format(ours[key])]
@@ -442,10 +568,22 @@ def render(report: Report, console: Console) -> None:
                       f"in {q.seconds:.1f} s", highlight=False)
     else:
         console.print(f"peer not measured: {report.peer_missing}", markup=False, highlight=False)
+    r = report.reference
+    if r is None:
+        console.print(f"hand-written engine not measured: {report.reference_missing}", markup=False, highlight=False)
+        return
+    same = "the same rules" if report.same_rules else "other rules than these: a yardstick only"
+    console.print(f"hand-written engine of {report.reference_note}: {r.hands_per_s:,.0f} hands/s, "
+                  f"{r.actions_per_s:,.0f} actions/s ({r.matches} matches, {r.hands} hands, {r.actions} actions "
+                  f"in {r.seconds:.1f} s); {same}", markup=False, highlight=False)
+    ratio = report.reference_ratios
+    console.print(f"[bold]interpreter ÷ hand-written: {ratio.get('hands_per_s', 0):.2f}× hands/s, "
+                  f"{ratio.get('actions_per_s', 0):.2f}× actions/s[/]", highlight=False)
 
 
 def add_parser(subparsers: Any) -> None:
-    p = subparsers.add_parser("bench", help="measure play, copy and memory figures, beside pytruco")
+    p = subparsers.add_parser("bench", help="measure play, copy and memory figures, beside pytruco and a "
+                                            "hand-written engine")
     p.add_argument("spec", help="a bundled spec name or a spec file")
     p.add_argument("--players", type=int, default=None, help="shorthand for -o players=N")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
@@ -454,7 +592,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--fold", action="store_true",
                    help="let random play fold at any time (default: only when nothing else is legal, "
                         "as pytruco's own benchmark plays)")
-    p.add_argument("--no-peer", action="store_true", help="measure the interpreter only")
+    p.add_argument("--no-peer", action="store_true", help="leave pytruco out")
+    p.add_argument("--no-reference", action="store_true",
+                   help="leave out the hand-written engine (tools/handwritten.py in a source checkout)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(run=run)
 
@@ -468,7 +608,8 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    report = bench(args.spec, table_options(args), args.seconds, args.seed, args.fold, not args.no_peer)
+    report = bench(args.spec, table_options(args), args.seconds, args.seed, args.fold, not args.no_peer,
+                   with_reference=not args.no_reference)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:

@@ -21,6 +21,7 @@ from interpreter.measure.bench import (
     load_times,
     measure,
     peer_available,
+    reference_module,
     timed,
 )
 
@@ -100,6 +101,27 @@ def test_report_without_the_peer_is_json_and_says_why() -> None:
     assert ours["load_s"] > 0 and ours["compile_s"] > 0 and ours["precompute_s"] >= 0
 
 
+def test_the_report_measures_the_hand_written_engine_in_the_same_run() -> None:
+    """The ratio to the hand-written engine is of random play measured in the same run, and
+    says whether the reference plays the rules benched (2-player teg) or is a yardstick."""
+    same = bench("teg", {"players": 2}, seconds=0.01, with_peer=False, matches=2)
+    data = json.loads(json.dumps(same.as_dict()))
+    reference = data["reference"]
+    assert reference["same_rules"] is True and reference["matches"] == 2 and reference["hands"] > 2
+    assert data["reference_ratios"]["hands_per_s"] == pytest.approx(
+        data["interpreter"]["hands_per_s"] / reference["hands_per_s"])
+    assert data["engine"] in ("compiled (mypyc)", "pure Python") or data["engine"].startswith("pure Python (")
+    other = bench("teg", {"players": 4}, seconds=0.01, with_peer=False, matches=1)
+    assert other.reference is not None and other.same_rules is False
+    alone = bench("teg", {}, seconds=0.01, with_peer=False, matches=1, with_reference=False)
+    assert alone.reference is None and "--no-reference" in alone.reference_missing
+
+
+def test_the_report_says_where_the_hand_written_engine_is_missing(tmp_path) -> None:
+    """A wheel ships no tools/: the reference is looked up in a source checkout only."""
+    assert reference_module(tmp_path / "handwritten.py") is None
+
+
 def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "board", "--players", "4", "--seconds", "0.01", "--no-peer", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -115,7 +137,7 @@ def test_peer_counts_deals_and_ratios_are_interpreter_over_peer() -> None:
     assert (again.hands, again.actions) == (played.hands, played.actions)
     state = peer.sample(1, seed=2)[0]
     assert peer.from_text(peer.to_text(state)).to_json() == state.to_json()
-    ours, theirs = measure([Interpreter(load_game("teg")), peer], 0.01, 0, False, 2, matches=1)
+    (ours, theirs), _ = measure([Interpreter(load_game("teg")), peer], 0.01, 0, False, 2, matches=1)
     assert theirs.engine == "pytruco" and theirs.play.matches == 1
     report = bench("teg", {}, seconds=0.01, matches=1)
     assert report.peer is not None
