@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import json
 import os
+import platform
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +16,7 @@ from rich.markup import escape
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 
+from interpreter.engine import build as engine_build
 from interpreter.engine.game import parse_options
 
 # Modules that add their own subcommands: each has `add_parser(subparsers)` which registers
@@ -136,8 +139,20 @@ def available_cores() -> int:
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
+def version_line() -> str:
+    """`truco --version`: the package's version, the engine that runs, and the Python."""
+    try:
+        version = importlib.metadata.version("truco-rules")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown (not installed)"
+    python = f"{sys.implementation.name} {platform.python_version()}"
+    return f"truco-rules {version}; engine: {engine_build()}; {python}"
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="truco", description="A rules-as-data interpreter for Truco.")
+    ap.add_argument("--version", action="version", version=version_line(),
+                    help="print the version and which engine runs (compiled with mypyc, or pure Python)")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("play", help="print a bots' match, or sit at a seat (--human) and play against bots")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import os
 
+import pytest
 from hypothesis import settings
 
 from rulespec.ir import OptionDecl
@@ -16,6 +17,15 @@ from rulespec.load import bundled_names, open_spec
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """`TRUCO_REQUIRE_COMPILED=1` (CI's second run, on the engine compiled with mypyc) fails at
+    once where the compiled modules are not the ones imported, rather than passing on the source."""
+    if os.environ.get("TRUCO_REQUIRE_COMPILED"):
+        from interpreter.engine import build
+        if build() != "compiled (mypyc)":
+            raise pytest.UsageError(f"TRUCO_REQUIRE_COMPILED is set, but the engine runs as: {build()}")
 
 
 def nth_combination(options: tuple[OptionDecl, ...], n: int) -> dict[str, object]:

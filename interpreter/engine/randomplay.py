@@ -13,14 +13,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from rulespec.errors import IllegalAction
+from rulespec.errors import IllegalAction, TrucoError
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import State, turns
 from interpreter.engine.views import visible_events
 
 
-class InvariantBroken(AssertionError):
+class InvariantBroken(TrucoError):
     """A rule every spec must keep was broken; the message replays the match."""
 
 

@@ -58,6 +58,9 @@ ALLOWED_IN = {
     # the language server names the project: the command `truco lsp`, its extra, its server name
     "designer/lsp/__init__.py": {"truco"},
     "designer/lsp/server.py": {"truco"},
+    # the environment switch that runs the engine's source beside a compiled build names the
+    # project, as the build's own switch in setup.py does
+    "engine/__init__.py": {"truco_pure"},
 }
 
 

@@ -1,0 +1,76 @@
+"""The build: the engine (`interpreter/engine`) compiled with mypyc where a C compiler is present,
+from the same source that runs as pure Python elsewhere (docs/performance.md, "The compiled
+engine"). An editable install, `TRUCO_PURE=1` or a machine without a C compiler builds the pure
+package; the project's metadata is in pyproject.toml."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+ENGINE = Path("interpreter", "engine")
+COMPILED = ("records", "shuffle", "tables", "match", "context", "rules", "legal", "contests", "scoring",
+            "explain", "views", "serial", "state", "game")
+"""The engine's modules mypyc compiles: all but the package's `__init__` (which picks the build
+at import) and `randomplay`, the shared random-play check the tests run."""
+MANIFEST = ENGINE / "compiled.json"
+
+
+def why_pure() -> str | None:
+    """Why this build is pure Python, or None when it compiles the engine."""
+    if os.environ.get("TRUCO_PURE"):
+        return "TRUCO_PURE is set"
+    if "editable_wheel" in sys.argv:
+        return "an editable install runs the source a developer edits"
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler}) on this machine"
+    try:
+        import mypyc.build  # noqa: F401  (the build's own requirement: pyproject.toml pins mypy)
+    except ImportError:
+        return "mypyc is not installed"
+    return None
+
+
+def digest(module: str) -> str:
+    return hashlib.sha256((ROOT / ENGINE / f"{module}.py").read_bytes()).hexdigest()
+
+
+class BuildEngine(build_ext):
+    """setuptools' build_ext, which also records each compiled module's source digest beside the
+    modules: `interpreter.engine` runs the source instead of a compiled module built from
+    other source than it has now."""
+
+    def run(self) -> None:
+        super().run()
+        if not self.extensions:
+            return
+        folder = ROOT if self.inplace else Path(self.build_lib)
+        record = {"modules": {m: digest(m) for m in COMPILED},
+                  "python": sysconfig.get_config_var("SOABI")}
+        (folder / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def extensions() -> list:  # type: ignore[type-arg]
+    reason = why_pure()
+    if reason is not None:
+        print(f"truco-rules: building the pure-Python engine ({reason})", file=sys.stderr)
+        return []
+    from mypyc.build import mypycify
+    print("truco-rules: compiling the engine with mypyc", file=sys.stderr)
+    # the project's mypy configuration (pyproject.toml) applies; its sections for other modules are unused here
+    flags = ["--no-warn-unused-configs"]
+    paths = [str(ENGINE / f"{m}.py") for m in COMPILED]
+    return mypycify([*flags, *paths], opt_level="3", group_name="interpreter.engine.native")
+
+
+if __name__ == "__main__":       # as setuptools runs it; tests import it for its decisions
+    setup(ext_modules=extensions(), cmdclass={"build_ext": BuildEngine})

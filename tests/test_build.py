@@ -1,0 +1,111 @@
+"""The compiled engine (setup.py, interpreter/engine/__init__.py): built from the same source that
+runs as pure Python, never run when stale, and said by `truco --version` and `truco bench`."""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from interpreter import engine
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "interpreter" / "engine"
+
+
+def _setup() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("truco_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_build_compiles_every_engine_module_but_the_package_and_the_random_play_check() -> None:
+    compiled = set(_setup().COMPILED)
+    modules = {p.stem for p in ENGINE.glob("*.py")}
+    assert compiled == modules - {"__init__", "randomplay"}
+
+
+@pytest.mark.parametrize("argv, env, reason", [
+    (["setup.py", "editable_wheel"], {}, "an editable install"),
+    (["setup.py", "bdist_wheel"], {"TRUCO_PURE": "1"}, "TRUCO_PURE is set"),
+])
+def test_the_build_is_pure_where_it_must_be(monkeypatch: pytest.MonkeyPatch, argv: list[str],
+                                            env: dict[str, str], reason: str) -> None:
+    setup = _setup()
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.delenv("TRUCO_PURE", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert reason in (setup.why_pure() or "")
+
+
+def test_a_wheel_compiles_where_a_c_compiler_and_mypyc_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = _setup()
+    monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
+    monkeypatch.delenv("TRUCO_PURE", raising=False)
+    assert setup.why_pure() is None                       # this machine has gcc and the test extra's mypy
+    monkeypatch.setattr(setup.sysconfig, "get_config_var", lambda name: "no-such-cc -pthread")
+    assert "no C compiler (no-such-cc)" in (setup.why_pure() or "")
+
+
+def test_a_module_edited_after_its_build_is_stale(tmp_path: Path) -> None:
+    (tmp_path / "state.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "rules.py").write_text("y = 2\n", encoding="utf-8")
+    digests = {m: hashlib.sha256((tmp_path / f"{m}.py").read_bytes()).hexdigest() for m in ("state", "rules")}
+    (tmp_path / "compiled.json").write_text(json.dumps({"modules": digests}), encoding="utf-8")
+    assert engine.stale(tmp_path) == []
+    (tmp_path / "rules.py").write_text("y = 3\n", encoding="utf-8")
+    assert engine.stale(tmp_path) == ["rules"]
+    assert engine.stale(tmp_path / "nowhere") == []
+
+
+def _run(code: str, **env: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **env}, check=True)
+    return done.stdout.strip()
+
+
+def test_truco_pure_runs_the_source_beside_any_build() -> None:
+    """Whether or not compiled modules lie beside the source (CI's second run), TRUCO_PURE=1
+    imports every engine module from its `.py` file."""
+    code = ("import interpreter.engine as e, interpreter.engine.state as s, interpreter.engine.legal as l; "
+            "print(e.build(), s.__file__.endswith('.py'), l.__file__.endswith('.py'))")
+    assert _run(code, TRUCO_PURE="1") == "pure Python (TRUCO_PURE is set) True True"
+
+
+def test_version_says_which_engine_runs() -> None:
+    out = subprocess.run([sys.executable, "-m", "interpreter", "--version"], capture_output=True, text=True,
+                         cwd=ROOT, check=True).stdout
+    assert out.startswith("truco-rules ") and f"engine: {engine.build()}" in out
+
+
+FORBIDDEN_BASES = {"Exception", "BaseException", "AssertionError", "ValueError", "dict", "list", "set", "tuple",
+                   "int", "str"}
+
+
+@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+def test_engine_code_is_what_mypyc_compiles_as_it_runs(path: Path) -> None:
+    """docs/performance.md, "What engine code may not do": no `__dict__` or `vars()` (a compiled
+    class has no dict), no `__new__` called by hand, no class built on a builtin type."""
+    if path.stem == "__init__":
+        return                                        # never compiled: it picks the build
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("__dict__", "__new__"):
+            found.append(f"line {node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars":
+            found.append(f"line {node.lineno}: vars()")
+        elif isinstance(node, ast.ClassDef):
+            found += [f"line {node.lineno}: class {node.name}({b.id})" for b in node.bases
+                      if isinstance(b, ast.Name) and b.id in FORBIDDEN_BASES]
+    assert found == []

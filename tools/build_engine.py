@@ -1,0 +1,58 @@
+"""Compile the engine in place with mypyc, or remove what an in-place build left.
+
+    python tools/build_engine.py            # interpreter/engine/*.so beside the source
+    python tools/build_engine.py --clean    # back to the pure source
+
+An editable install runs the pure source; this puts the compiled modules beside it, as CI does
+to run the conformance and engine suites on the compiled build too. Edit an engine module
+afterwards and `interpreter.engine` notices: it runs the source again (and warns) until the
+next build or `--clean`. A wheel (`pip install .`, `pip wheel .`) is compiled by the same
+setup.py; docs/performance.md says how.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "interpreter" / "engine"
+
+
+def clean() -> list[Path]:
+    """Remove the compiled modules, the build's record and its work folder; what was removed."""
+    gone = [*ENGINE.glob("*.so"), *ENGINE.glob("*.pyd"), ENGINE / "compiled.json"]
+    gone = [p for p in gone if p.exists()]
+    for path in gone:
+        path.unlink()
+    if (ROOT / "build").is_dir():
+        shutil.rmtree(ROOT / "build")
+        gone.append(ROOT / "build")
+    return gone
+
+
+def build() -> int:
+    env = {k: v for k, v in os.environ.items() if k != "TRUCO_PURE"}
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=ROOT, env=env)
+    if done.returncode == 0 and not (ENGINE / "compiled.json").exists():
+        print("build_engine: nothing was compiled (see the reason setup.py printed)", file=sys.stderr)
+        return 1
+    return done.returncode
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clean", action="store_true", help="remove the compiled modules instead")
+    args = ap.parse_args()
+    if args.clean:
+        for path in clean():
+            print(f"removed {path.relative_to(ROOT)}")
+        return 0
+    return build()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
