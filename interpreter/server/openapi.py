@@ -60,9 +60,12 @@ _SCHEMAS: dict[str, Any] = {
         "properties": {
             "spec": {"type": "string", "description": "a name from GET /api/specs"},
             "options": {"type": "object", "description": "table options; omitted ones take their default"},
-            "seed": {"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1,
-                     "description": "the deal's seed, only on a server started with --client-seeds (tests, "
-                                    "replays); otherwise 403 seed_not_allowed, and the server chooses"},
+            "seed": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1},
+                               {"type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$"}],
+                     "description": "the deal's seed, a whole number below 2**62 or its decimal digits (a "
+                                    "browser's numbers lose it past 2**53), only on a server started with "
+                                    "--client-seeds (tests, replays); otherwise 403 seed_not_allowed, and "
+                                    "the server chooses"},
             "bots": {"type": "object", "additionalProperties": {"type": "string"},
                      "propertyNames": {"pattern": "^(0|[1-9][0-9]{0,3})$"},
                      "description": "seat number → bot name; the other seats are open, each with an invitation"},
@@ -137,7 +140,9 @@ _SCHEMAS: dict[str, Any] = {
     },
     "Log": {"type": "object", "properties": {
         "match": {"type": "string"}, "spec": {"type": "string"}, "options": {"type": "object"},
-        "seed": {"type": "integer"}, "salt": {"type": "string"}, "commitment": {"type": "string"},
+        "seed": {"type": "string", "pattern": "^(0|[1-9][0-9]*)$",
+                 "description": "the seed's decimal digits: a 62-bit number, past what JavaScript reads exactly"},
+        "salt": {"type": "string"}, "commitment": {"type": "string"},
         "seats": {"type": "array", "items": _ref("Seat")},
         "actions": {"type": "array", "items": {"type": "object", "properties": {
             "seat": {"type": "integer"}, "action": {"type": "string"}}}},
