@@ -88,7 +88,8 @@ async def _seat(request: Request, current: bool = True) -> tuple[Match, int]:
 # -- endpoints --------------------------------------------------------------------------
 
 async def list_specs(request: Request) -> JSONResponse:
-    return JSONResponse({"specs": _book(request).catalog.specs(), "bots": list(BOTS),
+    language = request.query_params.get("lang", "en")
+    return JSONResponse({"specs": _book(request).catalog.specs(language), "bots": list(BOTS),
                          "client_seeds": _settings(request).client_seeds})
 
 

@@ -10,6 +10,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from rulespec.rulebook_i18n import LANGUAGES
+
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 
@@ -23,7 +25,7 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     why = {400: "malformed JSON, too deep, not Unicode, an unknown field, a wrong type, an unknown spec, "
-                "option or bot, or a Host this server does not answer to",
+                "option, bot or language, or a Host this server does not answer to",
            401: "no token, or a token that is no seat's",
            403: "the token is a seat of another match; a seed on a server that chooses seeds; a code that is "
                 "no invitation of this match",
@@ -53,7 +55,13 @@ _SCHEMAS: dict[str, Any] = {
                        "options": {"type": "array", "items": {"type": "object", "properties": {
                            "name": {"type": "string"}, "values": {"type": "array"}, "default": {},
                            "kind": {"type": "string", "enum": ["table", "interpretation"]},
-                           "doc": {"type": ["string", "null"]}}}}},
+                           "doc": {"type": ["string", "null"], "description": "as the spec writes it first"},
+                           "label": {"type": "string", "description": "the option's name in the asked language"},
+                           "words": {"type": "array", "items": {"type": "string"},
+                                     "description": "each value in words, in the asked language"},
+                           "about": {"type": ["object", "null"], "description": "the doc in the asked language, "
+                                     "else in the one it is written in: text and lang", "properties": {
+                                         "text": {"type": "string"}, "lang": {"type": "string"}}}}}}},
     },
     "NewMatch": {
         "type": "object", "required": ["spec"], "additionalProperties": False,
@@ -93,6 +101,8 @@ _SCHEMAS: dict[str, Any] = {
                        "hand_size": {"type": "integer"}, "deck": {"type": "object"},
                        "turns_card": {"type": "boolean"},
                        "ladder": {"type": "array", "items": {"type": "string"}},
+                       "raise_by": {"type": "string", "enum": ["accepting_team", "any"],
+                                    "description": "after an accept, who may raise the stake"},
                        "contests": {"type": "array", "items": {"type": "object"}},
                        "answers": {"type": "array", "items": {"type": "string"}},
                        "actions": {"type": "array", "items": {"type": "string"},
@@ -181,6 +191,10 @@ def document(specs: Sequence[str] = (), bots: Sequence[str] = ()) -> dict[str, A
         "paths": {
             "/api/specs": {"get": {
                 "operationId": "listSpecs", "summary": "the specs offered, their options, and the bots",
+                "parameters": [{"name": "lang", "in": "query", "required": False,
+                                "schema": {"type": "string", "enum": list(LANGUAGES), "default": "en"},
+                                "description": "the language of the options' words and docs (else 400 "
+                                               "bad_language)"}],
                 "responses": {"200": _json({"type": "object", "properties": {
                     "specs": {"type": "array", "items": _ref("Spec")},
                     "bots": {"type": "array", "items": {"type": "string"}},

@@ -21,6 +21,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).parent / "screenshots"
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def _need_browser() -> None:
@@ -109,3 +110,12 @@ def page(browser) -> Iterator[object]:
 def shots() -> Path:
     SHOTS.mkdir(exist_ok=True)
     return SHOTS
+
+
+def docs_screenshot(page, name: str) -> None:
+    """With TRUCO_DOCS_SCREENSHOTS=1, the screenshot a reader of docs/ sees, written there:
+    `TRUCO_DOCS_SCREENSHOTS=1 python -m pytest tests/web/test_layout.py -k in_view` regenerates
+    every one. Otherwise nothing is written outside tests/web/screenshots."""
+    if os.environ.get("TRUCO_DOCS_SCREENSHOTS"):
+        DOCS_SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(DOCS_SHOTS / f"{name}.png"))
