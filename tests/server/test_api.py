@@ -22,6 +22,26 @@ def test_specs_lists_every_bundled_spec_with_its_options_and_the_bots(client) ->
     assert set(body["bots"]) == {"random", "heuristic"}
 
 
+def test_specs_name_their_options_in_the_asked_language(client) -> None:
+    """The lobby's words (issue 35): each option and value in words, as the spec's rulebook in
+    that language names them, and its doc in that language, else in its own, saying which."""
+    def options(lang: str, spec: str) -> dict:
+        body = client.get(f"/api/specs?lang={lang}").json()
+        return {o["name"]: o for o in next(s for s in body["specs"] if s["name"] == spec)["options"]}
+    english, spanish = options("en", "board"), options("es", "board")
+    assert english["decline_rule"]["label"] == "a declined envido"
+    assert english["decline_rule"]["words"] == ["every call but the last", "the accepted calls plus one"]
+    assert english["flor"]["words"] == ["no", "yes"] and spanish["flor"]["words"] == ["no", "sí"]
+    assert spanish["players"]["label"] == "jugadores"
+    assert spanish["players"]["about"] == {"text": "Jugadores en la mesa; los compañeros se sientan alternados.",
+                                           "lang": "es"}
+    assert english["players"]["doc"] == spanish["players"]["doc"]          # the spec's own, whatever the language
+    assert options("en", "paulista")["three_pardas"]["about"]["lang"] == "fr"    # written in French only
+    assert client.get("/api/specs").json() == client.get("/api/specs?lang=en").json()
+    r = client.get("/api/specs?lang=xx")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_language"
+
+
 def test_creation_gives_one_token_per_human_seat_and_describes_the_game(client) -> None:
     made = create(client, options={"players": 4}, bots={"1": "random", "3": "heuristic"})
     assert set(made["tokens"]) == {"0", "2"}
@@ -30,6 +50,7 @@ def test_creation_gives_one_token_per_human_seat_and_describes_the_game(client) 
     game = made["game"]
     assert game["players"] == 4 and game["team_of"] == [0, 1, 0, 1]
     assert game["actions"] == list(load_game("teg", players=4).actions)
+    assert game["raise_by"] == "accepting_team"
 
 
 def test_a_seat_sees_its_own_hand_and_legal_actions(client) -> None:

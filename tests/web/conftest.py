@@ -1,8 +1,8 @@
 """A real server in a thread and Debian's Chromium driven by Playwright (no browser download).
 
 Chromium is /usr/bin/chromium, installed by .ci/run; without it the browser tests are
-skipped on a developer's machine and fail under CI (CI=true), so a missing browser is never
-a silent pass there.
+skipped on a developer's machine and fail under CI (tests/outside.py), so a missing browser
+is never a silent pass there.
 """
 from __future__ import annotations
 
@@ -17,19 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.outside import need
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).parent / "screenshots"
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def _need_browser() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: .ci/run installs Debian's chromium")
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
 
 
 class LiveServer:
@@ -73,7 +67,7 @@ def live_server() -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="session")
 def playwright() -> Iterator[object]:
-    _need_browser()
+    need("Debian's Chromium", Path(CHROMIUM).exists(), "apt-get install chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         yield p
