@@ -1191,7 +1191,8 @@ async function showReplay() {
   const [verified, check] = await verify(log);
   const facts = document.createElement("dl");
   for (const [term, value] of [["Rules", `${log.spec} ${JSON.stringify(log.options)}`], ["Seed", log.seed],
-    ["Salt", log.salt], ["Commitment", log.commitment], ["Check", check], ["Final score", log.score.join("–")]]) {
+    ["Salt", log.salt], ["Commitment", log.commitment], ["Check", check],
+    ["Final score", `${side(log.winner)} win ${winnerFirst(log.score, log.winner)}`]]) {
     const dt = document.createElement("dt");
     dt.textContent = term;
     const dd = document.createElement("dd");
