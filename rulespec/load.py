@@ -143,7 +143,7 @@ def coerce(value: object, decl: OptionDecl) -> OptionValue:
     for allowed in decl.values:
         if value == allowed and type(value) is type(allowed):
             return allowed
-        if isinstance(value, str) and option_text(allowed) == value.lower():
+        if isinstance(value, str) and option_text(allowed).lower() == value.lower():
             return allowed
     given = option_text(value) if isinstance(value, (bool, int)) else repr(value)
     allowed_text = ", ".join(option_text(v) for v in decl.values)

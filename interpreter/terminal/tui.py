@@ -110,7 +110,8 @@ class TerminalBoard:
         if kind == "score":
             return f"  [green]{self.side(event['team'])} +{event['points']} ({self.words.call(event['reason'])})[/]"
         if kind == "hand_over":
-            return f"  hand over: {self.side(event['winner'])} take the hand"
+            taken = "nobody scores" if event["winner"] is None else f"{self.side(event['winner'])} take the hand"
+            return f"  hand over: {taken}"
         if kind == "match_over":
             won = event["winner"] == self.game.team_of[self.human]
             who = 'You win' if won else 'They win'
