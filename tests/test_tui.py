@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import time
 from typing import Any
 
 import pytest
@@ -160,10 +161,22 @@ def test_the_terminal_board_in_a_pseudo_terminal() -> None:
     _truco_then_leave(child, pexpect)
 
 
+def _reading(child: Any) -> None:
+    """Wait until the line editor reads the terminal key by key (raw mode: no ICANON). The prompt
+    is printed a moment before: a Ctrl-C sent then is a signal racing the editor's start, which
+    Python may swallow (a KeyboardInterrupt raised inside a weakref callback is only printed)."""
+    import termios
+    deadline = time.monotonic() + 60
+    while termios.tcgetattr(child.child_fd)[3] & termios.ICANON:
+        assert time.monotonic() < deadline, "the board never read the terminal"
+        time.sleep(0.01)
+
+
 def _truco_then_leave(child: Any, pexpect: Any) -> None:
     """The truco just typed is played; Ctrl-C then leaves the table cleanly, exiting 130 (128 + SIGINT)."""
     child.expect("You: Truco")
     child.expect("Your move")
+    _reading(child)
     child.sendintr()
     child.expect("You left the table.")
     child.expect(pexpect.EOF)

@@ -587,7 +587,6 @@ function tell(event, past) {
   } else if (t === "match_over") {
     line = `Match over: ${side(event.winner)} win ${winnerFirst(event.score, event.winner)}`;
     summarize(event.score);
-    board.ended = event;
   }
   story(event);
   if (line) {
