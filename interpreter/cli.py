@@ -19,6 +19,8 @@ from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 from interpreter.engine import build as engine_build
 from interpreter.engine.game import parse_options
 
+INTERRUPTED = 130              # the exit status of a command left with Ctrl-C (128 + SIGINT)
+
 # Modules that add their own subcommands: each has `add_parser(subparsers)` which registers
 # a parser whose `run(args, console) -> int` default does the work.
 EXTENSIONS: tuple[str, ...] = (
@@ -69,9 +71,10 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         return 2
     bots = [None if s == args.human else BOTS[args.bots](None if args.seed is None else args.seed * 1000 + s)
             for s in range(game.num_players)]
-    TerminalBoard(game, args.human, bots, console, seed=args.seed).play(max_hands=args.hands, watch=watch)
+    board = TerminalBoard(game, args.human, bots, console, seed=args.seed)
+    board.play(max_hands=args.hands, watch=watch)
     record()
-    return 0
+    return INTERRUPTED if board.interrupted else 0
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
@@ -106,11 +109,11 @@ def cmd_check(args: argparse.Namespace, console: Console) -> int:
 def cmd_specs(args: argparse.Namespace, console: Console) -> int:
     from rich.table import Table
 
-    from rulespec.load import bundled_names, open_spec
+    from rulespec.load import bundled_names, open_spec, option_text
     table = Table("spec", "title", "options")
     for name in bundled_names():
         source = open_spec(name)
-        opts = ", ".join(f"{o.name}={'|'.join(map(str, o.values))}" for o in source.options)
+        opts = ", ".join(f"{o.name}={'|'.join(map(option_text, o.values))}" for o in source.options)
         table.add_row(name, str(source.tree.data.get("title", "")), opts)
     console.print(table)
     return 0
@@ -164,7 +167,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots (replayable)")
     p.add_argument("--players", type=int, default=None, help="shorthand for -o players=N")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
-    p.add_argument("--hands", type=int, default=None, help="stop after this many hands")
+    p.add_argument("--hands", type=positive_int, default=None, metavar="N", help="stop after N hands (1 or more)")
     p.add_argument("--record", metavar="FILE", default=None,
                    help="write the hands played as a replayable conformance case (truco replay FILE)")
     p.set_defaults(run=cmd_play)
@@ -226,6 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TrucoError as err:
         console.print(f"[bold red]error[/] {escape(str(err))}", highlight=False)
         return 1
+    except KeyboardInterrupt:
+        console.print("\ninterrupted", highlight=False)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ class SpecError(TrucoError):
 
 
 class SpecNotFound(TrucoError):
-    """No bundled spec has that name and no file has that path."""
+    """No bundled spec has that name, no file has that path, or the path is not a spec file."""
 
 
 class OptionError(TrucoError):

@@ -28,20 +28,37 @@ def bundled_names() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
 
 
+SPEC_SUFFIXES = (".yaml", ".yml")
+
+
 def find_spec(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
-    """A bundled spec's name, or a path (absolute, or relative to `relative_to` or the cwd)."""
+    """A bundled spec's name, or a path (absolute, or relative to `relative_to` or the cwd).
+
+    Every command that takes a spec finds it here, so they all say alike what is wrong:
+    SpecNotFound names a file that does not exist, a file or folder that is not a spec, or a
+    name no bundled spec has."""
     text = str(name_or_path)
     candidates = []
     if relative_to is not None:
         candidates.append(relative_to / text)
     candidates.append(Path(text))
     for c in candidates:
-        if c.suffix in (".yaml", ".yml") and c.is_file():
+        if c.suffix in SPEC_SUFFIXES and c.is_file():
             return c.resolve()
     bundled = bundled_dir() / f"{text}.yaml"
     if bundled.is_file():
         return bundled
     names = bundled_names()
+    for c in candidates:
+        if c.is_dir():
+            raise SpecNotFound(f"{text!r} is a folder, not a spec: name a spec file (.yaml or .yml) or a "
+                               f"bundled spec ({', '.join(names)})")
+        if c.exists():
+            raise SpecNotFound(f"{text!r} is not a spec: a spec is a YAML file whose name ends in .yaml or .yml")
+    path = Path(text)
+    if path.suffix in SPEC_SUFFIXES or len(path.parts) > 1:
+        bundled_hint = f"; the bundled spec {path.stem!r} is named without .yaml" if path.stem in names else ""
+        raise SpecNotFound(f"the spec file {text!r} does not exist{bundled_hint}")
     hint = difflib.get_close_matches(text, names, n=1)
     suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
     raise SpecNotFound(f"no spec named {text!r}{suggestion}; bundled specs: {', '.join(names)}")
@@ -116,14 +133,21 @@ class SpecSource:
         return self._built[key]
 
 
+def option_text(value: OptionValue) -> str:
+    """An option value as a spec and a command line write it: `true`, `30`, `all_but_last`."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def coerce(value: object, decl: OptionDecl) -> OptionValue:
     """Accept `"30"` for 30 and `"true"` for True (command lines pass strings)."""
     for allowed in decl.values:
         if value == allowed and type(value) is type(allowed):
             return allowed
-        if isinstance(value, str) and str(allowed).lower() == value.lower():
+        if isinstance(value, str) and option_text(allowed).lower() == value.lower():
             return allowed
-    raise OptionError(f"option {decl.name!r} cannot be {value!r}; allowed: {list(decl.values)}")
+    given = option_text(value) if isinstance(value, (bool, int)) else repr(value)
+    allowed_text = ", ".join(option_text(v) for v in decl.values)
+    raise OptionError(f"option {decl.name!r} cannot be {given}; allowed: {allowed_text}")
 
 
 def apply_when(tree: Located, options: Mapping[str, OptionValue]) -> Located:

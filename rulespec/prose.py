@@ -51,12 +51,12 @@ class Prose:
             entry = self.cat.name(e.dotted)
             if entry.clause:
                 return entry.yes
-            return self.cat("cmp.!=", a=self._name_noun(e.dotted), b="0")
+            return self._cmp("!=", e, self._name_noun(e.dotted), "0")
         if isinstance(e, dsl.Call):
             fn = self.cat.function(e.name)
             if fn is not None and fn.clause:
                 return fn.yes.format(**self._args(e.args))
-            return self.cat("cmp.!=", a=self.amount(e), b="0")
+            return self._cmp("!=", e, self.amount(e), "0")
         if isinstance(e, dsl.Unary) and e.op == "not":
             return self.negate(e.operand)
         if isinstance(e, dsl.Binary) and e.op in LOGIC:
@@ -80,12 +80,12 @@ class Prose:
             entry = self.cat.name(e.dotted)
             if entry.clause:
                 return entry.no
-            return self.cat("cmp.==", a=self._name_noun(e.dotted), b="0")
+            return self._cmp("==", e, self._name_noun(e.dotted), "0")
         if isinstance(e, dsl.Call):
             fn = self.cat.function(e.name)
             if fn is not None and fn.clause:
                 return fn.no.format(**self._args(e.args))
-            return self.cat("cmp.==", a=self.amount(e), b="0")
+            return self._cmp("==", e, self.amount(e), "0")
         if isinstance(e, dsl.Unary) and e.op == "not":
             return self.cond(e.operand)
         if isinstance(e, dsl.Binary) and e.op in LOGIC:      # De Morgan: read without a "not" in front
@@ -124,7 +124,15 @@ class Prose:
             b = self._join([self.amount(i) for i in right.items], "or")
         else:
             b = self.amount(right)
-        return self.cat(f"cmp.{op}", a=self.amount(left), b=b)
+        return self._cmp(op, left, self.amount(left), b)
+
+    def _cmp(self, op: str, subject: dsl.Expr, a: str, b: str) -> str:
+        """`a` compared with `b`, the verb agreeing with the subject: "the points needed to win
+        the match are 30", "the leading team's score is 30"."""
+        name = subject.dotted if isinstance(subject, dsl.Name) else subject.name if isinstance(subject, dsl.Call) \
+            else None
+        plural = name is not None and self.cat.idiom(dsl.unparse(subject)) is None and self.cat.plural(name)
+        return self.cat(f"cmp.{op}.plural" if plural else f"cmp.{op}", a=a, b=b)
 
     # -- amounts ------------------------------------------------------------------------
 

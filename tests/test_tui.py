@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import time
 from typing import Any
 
 import pytest
@@ -42,7 +43,7 @@ def test_a_whole_match_played_by_typing_numbers() -> None:
     text = out.getvalue()
     assert st.match_over and prompts
     assert "Your hand" in text and "Tricks:" in text and "Score Us" in text
-    assert " 1  play " in text                     # the legal actions are numbered
+    assert " 1  Play " in text                     # the legal actions are numbered
     assert "win the match" in text
 
 
@@ -59,7 +60,7 @@ def test_bad_input_is_explained_and_asked_again() -> None:
     board, out, prompts = _board(answers=["99", "dance", "", "retruco", "q"])
     st = board.play()
     text = out.getvalue()
-    assert "unknown verb 'dance'" in text and "the next call is" in text and "type a number" in text
+    assert "'dance' is not an action of this game" in text and "the next call is" in text and "type a number" in text
     assert len(prompts) == 5 and not st.match_over and st.hand_number == 1
 
 
@@ -69,10 +70,36 @@ def test_the_count_dialogue_is_shown_and_answered() -> None:
     board, out, _ = _board(answers=["envido", "announce", "q"], deals=[deal])
     board.play()
     text = out.getvalue()
-    assert "You: envido" in text and "Seat 1: accept" in text
-    assert "Counting envido: nobody yet; You to speak" in text
-    assert "You → 33 (envido)" in text and "Seat 1 → yours are good" in text
-    assert "envido to Us with 33" in text and "Us +2 (envido)" in text
+    assert "You: Envido" in text and "Seat 1: Accept" in text
+    assert "Counting Envido: nobody yet; You to speak" in text
+    assert "You → 33 (Envido)" in text and "Seat 1 → Yours are good" in text
+    assert "Envido to Us with 33" in text and "Us +2 (Envido)" in text
+
+
+def test_every_action_is_printed_in_words_never_as_an_id() -> None:
+    """Issue 35: the board said `real_envido` beside `Match envido`. Every call, answer and card
+    is printed in the words the board uses: the spec's display label, else the name in words."""
+    deal = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
+    board, out, _ = _board(answers=["q"], deals=[deal], spec="board")
+    board.play()
+    listed = [board.label(a) for a in board.choices().values()]
+    assert {"Truco", "Envido", "Real envido", "Match envido", "Fold"} <= set(listed), listed
+    assert "Play 7c" in listed and not any("_" in words for words in listed)
+    text = out.getvalue()
+    assert "Real envido" in text and "real_envido" not in text and "falta_envido" not in text
+
+
+def test_a_word_that_is_no_action_is_answered_with_what_may_be_typed_now() -> None:
+    """Issue 35: on `board`, which has no covered cards, an unknown word listed `cover`, and
+    listed the calls by their ids. The board answers with the numbers and the actions legal
+    now, in its own words."""
+    deal = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
+    board, _, _ = _board(answers=["q"], deals=[deal], spec="board")
+    board.flush()
+    action, why = board.understand("dance")
+    top = max(board.choices())
+    assert action is None and why == (f"'dance' is not an action of this game; type a number (1–{top}) or one of: "
+                                      "Play 7c, Play 6c, Play 1e, Truco, Envido, Real envido, Match envido, Fold")
 
 
 def test_the_command_line_seats_a_human(monkeypatch, capsys) -> None:
@@ -101,7 +128,7 @@ def test_input_is_forgiving_and_numbers_stay_with_the_cards() -> None:
     assert board.understand("Match Envido") == ("falta_envido", None)         # seed 004's English label
     assert board.understand("1E") == ("play 1e", None)
     action, why = board.understand("trucoo")
-    assert action is None and "did you mean 'truco'" in why
+    assert action is None and "did you mean 'Truco'" in why
     top = max(board.choices())
     assert board.understand("99") == (None, f"choose 1–{top}")
     board.state.apply("play 7c", 0)
@@ -121,7 +148,8 @@ def _spawn(*args: str):
 
 
 def test_the_terminal_board_in_a_pseudo_terminal() -> None:
-    """Typed in a real terminal: any case, a number out of range, a typo, then Ctrl-C leaves cleanly."""
+    """Typed in a real terminal: any case, a number out of range, a typo, then Ctrl-C leaves cleanly,
+    with the exit status of an interrupted command (130)."""
     pexpect = pytest.importorskip("pexpect")
     child = _spawn("teg", "--human", "0", "--seed", "3")
     child.expect("Your move")
@@ -133,15 +161,27 @@ def test_the_terminal_board_in_a_pseudo_terminal() -> None:
     _truco_then_leave(child, pexpect)
 
 
+def _reading(child: Any) -> None:
+    """Wait until the line editor reads the terminal key by key (raw mode: no ICANON). The prompt
+    is printed a moment before: a Ctrl-C sent then is a signal racing the editor's start, which
+    Python may swallow (a KeyboardInterrupt raised inside a weakref callback is only printed)."""
+    import termios
+    deadline = time.monotonic() + 60
+    while termios.tcgetattr(child.child_fd)[3] & termios.ICANON:
+        assert time.monotonic() < deadline, "the board never read the terminal"
+        time.sleep(0.01)
+
+
 def _truco_then_leave(child: Any, pexpect: Any) -> None:
-    """The truco just typed is played; Ctrl-C then leaves the table cleanly."""
-    child.expect("You: truco")
+    """The truco just typed is played; Ctrl-C then leaves the table cleanly, exiting 130 (128 + SIGINT)."""
+    child.expect("You: Truco")
     child.expect("Your move")
+    _reading(child)
     child.sendintr()
     child.expect("You left the table.")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 130
 
 
 def test_lines_are_edited_and_recalled_in_a_pseudo_terminal() -> None:
@@ -173,7 +213,7 @@ def test_cards_print_as_the_deck_prints_them_with_their_trick_order() -> None:
     order = text.splitlines()[text.splitlines().index(hand) + 1]
     assert re.search(r"Your hand +1e 10c 8o ", hand), hand
     assert re.search(r"trick order +1 +8 +10\b", order), order
-    assert "play 10c" in text and "play 8o" in text and "12c" not in text
+    assert "Play 10c" in text and "Play 8o" in text and "12c" not in text
     assert board.understand("10c") == ("play 12c", None)           # typed as printed
     assert board.understand("8O") == ("play 10o", None)
 
@@ -192,7 +232,7 @@ def test_the_winning_envido_cards_are_printed_when_the_hand_is_over() -> None:
     assert "shows" not in out.getvalue()
     board.state.apply("fold", 0)
     board.flush()
-    assert "Seat 1 shows the envido 33: 7c 6c" in out.getvalue()
+    assert "Seat 1 shows the Envido 33: 7c 6c" in out.getvalue()
 
 
 def test_a_duel_of_the_pico_a_pico_says_who_faces_whom_and_who_sits_out() -> None:

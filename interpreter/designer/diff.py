@@ -327,7 +327,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("diff", help="what differs between two specs, in words and payoffs")
+    p = subparsers.add_parser("diff", help="what differs between two specs, in words and payoffs",
+                              description="What differs between two specs after `extends`, in words and as "
+                                          "payoff-table differences. Exits 0 when the specs play alike, 1 when "
+                                          "they differ (as diff does), 2 when one cannot be loaded.")
     p.add_argument("first", help="a bundled spec name or a spec file")
     p.add_argument("second", help="a bundled spec name or a spec file: what changes from the first")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",

@@ -75,6 +75,15 @@ class Contents:
 
 Block = Heading | Para | Items | Grid | Quote | Contents
 
+# A text borrowed from another language is wrapped in these marks with its language code:
+# Markdown drops them (the visible mark, "[not translated, fr]", says it), HTML makes them a
+# span with its `lang`, so a browser and a screen reader read it as the language it is in.
+BORROWED = re.compile("\ue000([a-z]{2})\ue001(.*?)\ue002", re.S)
+
+
+def borrowed(language: str, text: str) -> str:
+    return f"\ue000{language}\ue001{text}\ue002"
+
 
 def markdown(blocks: Sequence[Block]) -> str:
     out: list[str] = []
@@ -92,14 +101,15 @@ def markdown(blocks: Sequence[Block]) -> str:
             out.append(f"**{b.title}**\n\n" + "\n".join(f"- {t}" for _, t in b.entries))
         else:
             out.append("\n".join(f"> {line}" for line in b.text.splitlines()))
-    return "\n\n".join(out) + "\n"
+    return BORROWED.sub(r"\2", "\n\n".join(out) + "\n")
 
 
 def _inline(text: str) -> str:
     """HTML for the inline Markdown this module writes: **strong**, _emphasis_."""
     text = html.escape(text, quote=False)
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
-    return re.sub(r"(?<![\w])_([^_]+)_(?![\w])", r"<em>\1</em>", text)
+    text = re.sub(r"(?<![\w])_([^_]+)_(?![\w])", r"<em>\1</em>", text)
+    return BORROWED.sub(r'<span lang="\1">\2</span>', text)
 
 
 STYLE = """
@@ -346,7 +356,7 @@ class Book:
         if own is not None:
             return plain(own)
         language, other = text.texts[0]
-        return self.t("untranslated", language=language, text=plain(other))
+        return self.t("untranslated", language=language, text=borrowed(language, plain(other)))
 
     def doc(self, o: OptionDecl) -> str:
         """An option's doc as the start of its paragraph (empty when it has none)."""
@@ -948,7 +958,8 @@ def _interpretations(book: Book) -> Iterator[Block]:
 def _glossary(book: Book) -> Iterator[Block]:
     """Every call and verb under the word the book uses for it (the spec's display word where
     it has one), with the other words said for it: its aliases, and its own name when the
-    display word replaces it (the board's "Match envido" is the falta envido)."""
+    display word replaces it (the board's "Match envido" is the falta envido); never the word
+    itself again (teg's alias "quiero" is the Spanish book's own word for accept)."""
     t, spec = book.t, book.spec
     yield book.article("art.glossary")
     labels = book.labels("calls")
@@ -957,8 +968,9 @@ def _glossary(book: Book) -> Iterator[Block]:
         aliases.setdefault(verb, []).append(said(word))
 
     def row(name: str, plain_word: str, meaning: str) -> tuple[str, str, str]:
-        others = aliases.get(name, []) + ([plain_word] if name in labels and labels[name] != plain_word else [])
-        return labels.get(name, plain_word), meaning, ", ".join(dict.fromkeys(others))
+        word = labels.get(name, plain_word)
+        others = aliases.get(name, []) + ([plain_word] if name in labels else [])
+        return word, meaning, ", ".join(dict.fromkeys(o for o in others if o.lower() != word.lower()))
 
     rows: list[tuple[str, str, str]] = []
     for i, step in enumerate(spec.stakes.calls):

@@ -223,7 +223,11 @@ class State(Match):
             return (verb, None)
         if verb in g.spec.disabled_calls:
             raise IllegalAction(text, f"{verb} is not played under these table options")
-        known = sorted(g.call_names) + [*CARD_VERBS, *COMMON_VERBS]
+        used = {action.split(" ", 1)[0] for action in g.actions}     # only the verbs this spec has
+        common = (*CARD_VERBS, *COMMON_VERBS)
+        known = sorted(used.difference(common)) + [v for v in common if v in used]
+        if signals is not None:
+            known.append(signals.verb)
         raise IllegalAction(text, f"unknown verb {verb!r}; this spec knows: {', '.join(known)}")
 
     def legal_actions(self, seat: int | None = None) -> list[str]:

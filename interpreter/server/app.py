@@ -35,6 +35,7 @@ from interpreter.server.store import open_store
 from interpreter.server.streams import event_stream
 
 SEED_LIMIT = 1 << 62
+SEED_DIGITS = re.compile(r"0|[1-9][0-9]{0,18}", re.ASCII)  # a seed as a browser sends one past 2**53
 SEAT_KEY = re.compile(r"0|[1-9][0-9]{0,3}", re.ASCII)      # "1", never "١", "²" nor 5,000 digits
 
 _STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
@@ -59,6 +60,18 @@ async def _body(request: Request, fields: Mapping[str, tuple[type, ...]],
     return json_object(bytes(raw), limits.max_depth, fields, required)
 
 
+def _seed(value: int | str) -> int:
+    """A client's seed: a whole number, or its decimal digits (JavaScript's numbers lose a seed
+    past 2**53, so a browser sends it as a string, as the replay log gives it)."""
+    if isinstance(value, str):
+        if not SEED_DIGITS.fullmatch(value):
+            raise ApiError(400, "bad_body", "field 'seed' must be a whole number or its decimal digits")
+        value = int(value)
+    if not 0 <= value < SEED_LIMIT:
+        raise ApiError(400, "bad_body", f"field 'seed' must be in 0..{SEED_LIMIT - 1}")
+    return value
+
+
 def _book(request: Request) -> MatchBook:
     return request.app.state.book
 
@@ -75,12 +88,13 @@ async def _seat(request: Request, current: bool = True) -> tuple[Match, int]:
 # -- endpoints --------------------------------------------------------------------------
 
 async def list_specs(request: Request) -> JSONResponse:
-    return JSONResponse({"specs": _book(request).catalog.specs(), "bots": list(BOTS),
+    language = request.query_params.get("lang", "en")
+    return JSONResponse({"specs": _book(request).catalog.specs(language), "bots": list(BOTS),
                          "client_seeds": _settings(request).client_seeds})
 
 
 async def create_match(request: Request) -> JSONResponse:
-    data = await _body(request, {"spec": (str,), "options": (dict,), "seed": (int,), "bots": (dict,)},
+    data = await _body(request, {"spec": (str,), "options": (dict,), "seed": (int, str), "bots": (dict,)},
                        required=["spec"])
     request.app.state.creations.take(client_of(request.scope))
     seed = data.get("seed")
@@ -88,8 +102,7 @@ async def create_match(request: Request) -> JSONResponse:
         if not _settings(request).client_seeds:
             raise ApiError(403, "seed_not_allowed", "this server chooses every seed (it was not started with "
                                                     "--client-seeds)")
-        if not 0 <= seed < SEED_LIMIT:
-            raise ApiError(400, "bad_body", f"field 'seed' must be in 0..{SEED_LIMIT - 1}")
+        seed = _seed(seed)
     bots: dict[int, str] = {}
     for key, name in (data.get("bots") or {}).items():
         if not SEAT_KEY.fullmatch(key) or not isinstance(name, str):

@@ -16,9 +16,11 @@ from typing import Any
 
 from rulespec.dsl import Num
 from rulespec.errors import OptionError, SpecError, SpecNotFound
-from rulespec.ir import COMMON_VERBS
+from rulespec.ir import COMMON_VERBS, OptionDecl
 from rulespec.load import bundled_names, open_spec
+from rulespec.rulebook_i18n import LANGUAGES, catalog
 
+from interpreter.designer.rulebook import option_name, value_words
 from interpreter.engine.game import Game
 from interpreter.engine.tables import places
 from interpreter.server.errors import ApiError
@@ -38,15 +40,24 @@ class Catalog:
         self.compiling: dict[_Key, asyncio.Future[Game]] = {}
         self.compiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="compile")
 
-    def specs(self) -> list[dict[str, Any]]:
+    def specs(self, language: str = "en") -> list[dict[str, Any]]:
+        """Every spec offered, its options named in `language` as its rulebook names them: the
+        option's words (`label`), each value's (`words`), and its doc in that language, else in
+        the language it is written in (`about`: text and language); `doc` is the spec's own."""
+        if language not in LANGUAGES:
+            raise ApiError(400, "bad_language", f"no language {language!r}; languages: {', '.join(LANGUAGES)}")
+        t = catalog(language)
         out = []
         for name, where in sorted(self.sources.items()):
             source = open_spec(where)
+            spec = source.build()                           # its display labels, under the defaults
             out.append({
                 "name": name,
                 "title": str(source.tree.data.get("title", name)),
                 "options": [{"name": o.name, "values": list(o.values), "default": o.default, "kind": o.kind,
-                             "doc": str(o.doc) if o.doc else None} for o in source.options],
+                             "doc": str(o.doc) if o.doc else None, "label": option_name(spec, t, o.name),
+                             "words": [value_words(spec, t, v) for v in o.values], "about": _about(o, language)}
+                            for o in source.options],
             })
         return out
 
@@ -80,6 +91,17 @@ class Catalog:
         return game
 
 
+def _about(option: OptionDecl, language: str) -> dict[str, str] | None:
+    """An option's doc in `language`, else as its spec writes it first, with its language."""
+    if option.doc is None:
+        return None
+    text = option.doc.get(language)
+    if text is not None:
+        return {"text": text, "lang": language}
+    lang, text = option.doc.texts[0]
+    return {"text": text, "lang": lang}
+
+
 def game_info(game: Game) -> dict[str, Any]:
     """What a board needs to draw any variant: seats, teams, deck, the calls and their kinds."""
     deck = game.spec.deck
@@ -95,6 +117,7 @@ def game_info(game: Game) -> dict[str, Any]:
         "deck": {"suits": list(deck.suits), "ranks": list(deck.ranks), "cards": list(game.cards.ids)},
         "turns_card": game.turns_card,
         "ladder": list(game.stake_names),
+        "raise_by": game.spec.stakes.raise_by,
         "contests": [{"name": c.name, "value": c.value, "calls": list(c.calls)} for c in game.contests],
         "answers": list(COMMON_VERBS),
         "actions": list(game.actions),

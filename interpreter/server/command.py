@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from typing import Any
 
 from rich.console import Console
@@ -9,12 +10,15 @@ from rich.markup import escape
 
 SERVE_EXTRA = "pip install 'truco-rules[serve]'"
 WS_FRAME_CEILING = 16          # × ws_max_message: the largest WebSocket message the protocol reads
+DEFAULT_PORT = 8000
+BACKLOG = 2048                 # connections the system queues before the server accepts them
 
 
 def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("serve", help="serve matches over HTTP/WebSocket, and the web board")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s, loopback only)")
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                   help="port to listen on, 1-65535, or 0 for any free one (default: %(default)s)")
     p.add_argument("--db", default="matches.sqlite3",
                    help="where every match is kept: a SQLite file (a path or sqlite:///PATH; ':memory:' keeps "
                         "nothing), or postgresql://USER@HOST/DB shared by several server processes "
@@ -29,6 +33,34 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help="change one limit (see docs/api.md): " + ", ".join(_limit_names()))
     p.set_defaults(run=run)
+
+
+def port_number(text: str) -> int:
+    """A TCP port as --port takes it: 0 (any free port, printed once bound) to 65535."""
+    number = int(text) if text.isascii() and text.isdigit() else -1
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535 (or 0 for any free one), "
+                                         f"not {text!r}")
+    return number
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` and listening; OSError says why it cannot be."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(BACKLOG)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    """The board's address on a bound socket, its port the one the system gave."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if sock.family == socket.AF_INET6 else f"http://{host}:{port}/"
 
 
 def _limit_names() -> list[str]:
@@ -70,11 +102,21 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[bold red]error[/] cannot open the store {escape(_shown(args.db))}: {escape(str(err))}",
                       highlight=False)
         return 2
-    console.print(f"board at http://{args.host}:{args.port}/ · API at /api/ (see /api/openapi.json) · "
+    try:
+        sock = listen(args.host, args.port)
+    except OSError as err:                          # the port taken or privileged, a host not of this machine
+        why = (err.strerror or str(err)).lower()
+        console.print(f"[bold red]error[/] cannot listen on {escape(args.host)} port {args.port}: {escape(why)}",
+                      highlight=False)
+        return 2
+    # The address is printed once the socket is bound, with the port it was given.
+    console.print(f"board at {address(sock)} · API at /api/ (see /api/openapi.json) · "
                   f"matches kept in {escape(_shown(args.db))} · answering Host {', '.join(settings.hosts)}",
                   highlight=False)
     # The protocol cuts off frames far past the limit (close 1009); up to there the stream
     # answers a long message with its own close, 4413 too_large.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
-                ws_max_size=limits.ws_max_message * WS_FRAME_CEILING)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", access_log=False,
+                            ws_max_size=limits.ws_max_message * WS_FRAME_CEILING)
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])
     return 0

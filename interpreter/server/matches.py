@@ -99,10 +99,11 @@ class Match:
                 "game": game_info(self.game)}
 
     def log(self, actions: list[tuple[int, str]]) -> dict[str, Any]:
-        """Everything needed to replay the match, hidden cards, seed and salt included."""
+        """Everything needed to replay the match, hidden cards, seed and salt included; the seed
+        as its decimal digits, which JavaScript reads exactly (its numbers stop at 2**53)."""
         st = self.state
         return {"match": self.id, "spec": self.record.spec, "options": dict(self.game.options),
-                "seed": self.record.seed, "salt": self.record.salt,
+                "seed": str(self.record.seed), "salt": self.record.salt,
                 "commitment": commitment(self.record.seed, self.record.salt), "seats": self.seats(),
                 "actions": [{"seat": s, "action": a} for s, a in actions],
                 "score": list(st.score), "winner": st.winner, "events": st.events}

@@ -10,6 +10,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
+from rulespec.rulebook_i18n import LANGUAGES
+
 _TOKEN: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 
@@ -23,7 +25,7 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     why = {400: "malformed JSON, too deep, not Unicode, an unknown field, a wrong type, an unknown spec, "
-                "option or bot, or a Host this server does not answer to",
+                "option, bot or language, or a Host this server does not answer to",
            401: "no token, or a token that is no seat's",
            403: "the token is a seat of another match; a seed on a server that chooses seeds; a code that is "
                 "no invitation of this match",
@@ -53,16 +55,25 @@ _SCHEMAS: dict[str, Any] = {
                        "options": {"type": "array", "items": {"type": "object", "properties": {
                            "name": {"type": "string"}, "values": {"type": "array"}, "default": {},
                            "kind": {"type": "string", "enum": ["table", "interpretation"]},
-                           "doc": {"type": ["string", "null"]}}}}},
+                           "doc": {"type": ["string", "null"], "description": "as the spec writes it first"},
+                           "label": {"type": "string", "description": "the option's name in the asked language"},
+                           "words": {"type": "array", "items": {"type": "string"},
+                                     "description": "each value in words, in the asked language"},
+                           "about": {"type": ["object", "null"], "description": "the doc in the asked language, "
+                                     "else in the one it is written in: text and lang", "properties": {
+                                         "text": {"type": "string"}, "lang": {"type": "string"}}}}}}},
     },
     "NewMatch": {
         "type": "object", "required": ["spec"], "additionalProperties": False,
         "properties": {
             "spec": {"type": "string", "description": "a name from GET /api/specs"},
             "options": {"type": "object", "description": "table options; omitted ones take their default"},
-            "seed": {"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1,
-                     "description": "the deal's seed, only on a server started with --client-seeds (tests, "
-                                    "replays); otherwise 403 seed_not_allowed, and the server chooses"},
+            "seed": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": (1 << 62) - 1},
+                               {"type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$"}],
+                     "description": "the deal's seed, a whole number below 2**62 or its decimal digits (a "
+                                    "browser's numbers lose it past 2**53), only on a server started with "
+                                    "--client-seeds (tests, replays); otherwise 403 seed_not_allowed, and "
+                                    "the server chooses"},
             "bots": {"type": "object", "additionalProperties": {"type": "string"},
                      "propertyNames": {"pattern": "^(0|[1-9][0-9]{0,3})$"},
                      "description": "seat number → bot name; the other seats are open, each with an invitation"},
@@ -90,6 +101,8 @@ _SCHEMAS: dict[str, Any] = {
                        "hand_size": {"type": "integer"}, "deck": {"type": "object"},
                        "turns_card": {"type": "boolean"},
                        "ladder": {"type": "array", "items": {"type": "string"}},
+                       "raise_by": {"type": "string", "enum": ["accepting_team", "any"],
+                                    "description": "after an accept, who may raise the stake"},
                        "contests": {"type": "array", "items": {"type": "object"}},
                        "answers": {"type": "array", "items": {"type": "string"}},
                        "actions": {"type": "array", "items": {"type": "string"},
@@ -137,7 +150,9 @@ _SCHEMAS: dict[str, Any] = {
     },
     "Log": {"type": "object", "properties": {
         "match": {"type": "string"}, "spec": {"type": "string"}, "options": {"type": "object"},
-        "seed": {"type": "integer"}, "salt": {"type": "string"}, "commitment": {"type": "string"},
+        "seed": {"type": "string", "pattern": "^(0|[1-9][0-9]*)$",
+                 "description": "the seed's decimal digits: a 62-bit number, past what JavaScript reads exactly"},
+        "salt": {"type": "string"}, "commitment": {"type": "string"},
         "seats": {"type": "array", "items": _ref("Seat")},
         "actions": {"type": "array", "items": {"type": "object", "properties": {
             "seat": {"type": "integer"}, "action": {"type": "string"}}}},
@@ -176,6 +191,10 @@ def document(specs: Sequence[str] = (), bots: Sequence[str] = ()) -> dict[str, A
         "paths": {
             "/api/specs": {"get": {
                 "operationId": "listSpecs", "summary": "the specs offered, their options, and the bots",
+                "parameters": [{"name": "lang", "in": "query", "required": False,
+                                "schema": {"type": "string", "enum": list(LANGUAGES), "default": "en"},
+                                "description": "the language of the options' words and docs (else 400 "
+                                               "bad_language)"}],
                 "responses": {"200": _json({"type": "object", "properties": {
                     "specs": {"type": "array", "items": _ref("Spec")},
                     "bots": {"type": "array", "items": {"type": "string"}},

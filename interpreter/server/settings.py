@@ -8,6 +8,7 @@ serve` changes them with `--allow-host`, `--allow-origin`, `--client-seeds` and
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,9 +53,14 @@ class Limits:
             name, sep, value = pair.partition("=")
             if not sep or name not in kinds:
                 raise ValueError(f"--limit takes NAME=VALUE with NAME one of: {', '.join(kinds)}")
-            number = int(value) if kinds[name] == "int" else float(value)
-            if number <= 0:
-                raise ValueError(f"--limit {name} must be positive")
+            whole = kinds[name] == "int"
+            try:
+                number = int(value) if whole else float(value)
+            except ValueError:
+                number = 0
+            if not 0 < number < math.inf:
+                kind = "a whole number" if whole else "a number"
+                raise ValueError(f"--limit {name} takes {kind} above 0, not {value!r}")
             changes[name] = number
         return dataclasses.replace(self, **changes)
 

@@ -10,7 +10,7 @@ from rich.rule import Rule
 from interpreter.bots import BOTS
 from interpreter.engine.game import Game
 from interpreter.engine.state import State, turns
-from interpreter.terminal.words import Words
+from interpreter.terminal.words import Words, standing, winner_first
 
 
 def describe(event: dict[str, Any], game: Game, words: Words | None = None) -> str | None:
@@ -23,6 +23,8 @@ def describe(event: dict[str, Any], game: Game, words: Words | None = None) -> s
         cards = " ".join(words.card(c) for c in event["cards"])
         return f"  seat {seat} (team {game.team_of[event['seat']]}) holds [bold]{cards}[/]"
     if kind == "action":
+        if event["action"] in ("announce", "good"):
+            return None                                 # the count's own event says it, once
         if event["action"] == "cover":
             return f"  seat {seat}: cover {words.card(event['card'])} (face down)" if "card" in event else None
         shown = f" ({words.card(event['card'])})" if "card" in event else ""
@@ -33,6 +35,8 @@ def describe(event: dict[str, Any], game: Game, words: Words | None = None) -> s
         return f"    → {event['call']} accepted: the hand is worth {event['worth']}"
     if kind == "announce":
         return f"    → seat {seat} announces {event['value']} for {event['contest']}"
+    if kind == "good":
+        return f"    → seat {seat}: {words.call('good').lower()}"
     if kind == "contest_won":
         return f"    → {event['contest']} goes to seat {seat} (team {event['team']}) with {event['value']}"
     if kind == "revealed":
@@ -49,11 +53,13 @@ def describe(event: dict[str, Any], game: Game, words: Words | None = None) -> s
         won = "tied" if event["winner"] is None else f"won by seat {seat} (team {event['winner']})"
         return f"  [yellow]trick {event['number']} {won}[/]"
     if kind == "score":
-        return f"  [green]team {event['team']} scores {event['points']} ({event['reason']})[/] → {event['score']}"
+        return (f"  [green]team {event['team']} scores {event['points']} ({event['reason']})[/] → "
+                f"{standing(event['score'], event['team'])}")
     if kind == "hand_over":
-        return f"  hand over; score {event['score']}"
+        taken = "nobody scores" if event["winner"] is None else f"team {event['winner']} takes it"
+        return f"  hand over: {taken}"
     if kind == "match_over":
-        return f"[bold green]team {event['winner']} wins the match {event['score'][0]}–{event['score'][1]}[/]"
+        return f"[bold green]team {event['winner']} wins the match {winner_first(event['score'], event['winner'])}[/]"
     return None
 
 

@@ -20,7 +20,7 @@ from rich.text import Text
 from interpreter.bots import Bot
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.state import State, turns
-from interpreter.terminal.words import Words
+from interpreter.terminal.words import Words, winner_first
 
 QUIT = ("q", "quit", "exit")
 
@@ -44,6 +44,10 @@ class TerminalBoard:
         self._shown = 0
         self._dealt: list[str] = []             # the human's cards as dealt: their numbers stay
         self.words = Words(game)
+        self.verbs = {a.split(" ", 1)[0] for a in game.actions}      # every verb the spec has
+        if game.signals is not None:
+            self.verbs.add(game.signals.verb)
+        self.interrupted = False                # left with Ctrl-C (the command exits 130), not with q
 
     def label(self, action: str) -> str:
         """An action in the spec's English display words: a call's label, a card as printed."""
@@ -89,28 +93,29 @@ class TerminalBoard:
             what = "a card face down" if event.get("hidden") else self.label(event["action"])
             return f"{self.who(event['seat'])}: [cyan]{what}[/]"
         if kind == "announce":
-            return f"    {self.who(event['seat'])} → {event['value']} ({event['contest']})"
+            return f"    {self.who(event['seat'])} → {event['value']} ({self.words.call(event['contest'])})"
         if kind == "good":
-            return f"    {self.who(event['seat'])} → yours are good"
+            return f"    {self.who(event['seat'])} → {self.words.call('good')}"
         if kind == "contest_won":
-            return f"    {event['contest']} to {self.side(event['team'])} with {event['value']}"
+            return f"    {self.words.call(event['contest'])} to {self.side(event['team'])} with {event['value']}"
         if kind == "revealed":
             shows = "show" if event["seat"] == self.human else "shows"
             whole = " (the whole hand)" if event["whole_hand"] else ""
             cards = " ".join(self.words.card(c) for c in event["cards"])
-            return (f"    {self.who(event['seat'])} {shows} the {event['contest']} {event['value']}: "
+            return (f"    {self.who(event['seat'])} {shows} the {self.words.call(event['contest'])} {event['value']}: "
                     f"[bold]{cards}[/]{whole}")
         if kind == "trick":
             side = self.side(event['winner']) if event['winner'] is not None else 'Tie'
             return f"  [yellow]trick {event['number']}: {side}[/]"
         if kind == "score":
-            return f"  [green]{self.side(event['team'])} +{event['points']} ({event['reason']})[/]"
+            return f"  [green]{self.side(event['team'])} +{event['points']} ({self.words.call(event['reason'])})[/]"
         if kind == "hand_over":
-            return f"  hand over: {self.side(event['winner'])} take the hand"
+            taken = "nobody scores" if event["winner"] is None else f"{self.side(event['winner'])} take the hand"
+            return f"  hand over: {taken}"
         if kind == "match_over":
             won = event["winner"] == self.game.team_of[self.human]
             who = 'You win' if won else 'They win'
-            return f"[bold green]{who} the match {event['score'][0]}–{event['score'][1]}[/]"
+            return f"[bold green]{who} the match {winner_first(event['score'], event['winner'])}[/]"
         return None
 
     # -- drawing -------------------------------------------------------------------------
@@ -145,12 +150,15 @@ class TerminalBoard:
                 f"{self.who(p['seat'])} {self.words.card(p['card'])}" for p in trick)))
         rows.append(self._hand(obs))
         if obs["count"]:
-            said = ", ".join(f"{self.who(a['seat'])} {a['value'] if a['value'] is not None else 'good'}"
+            good = self.words.call("good").lower()
+            said = ", ".join(f"{self.who(a['seat'])} {a['value'] if a['value'] is not None else good}"
                              for a in obs["count"]["announced"]) or "nobody yet"
-            rows.append(Text(f"Counting {obs['count']['contest']}: {said}; {self.who(obs['count']['next'])} to speak"))
+            contest = self.words.call(obs["count"]["contest"])
+            rows.append(Text(f"Counting {contest}: {said}; {self.who(obs['count']['next'])} to speak"))
         elif obs["pending"]:
             p = obs["pending"]
-            rows.append(Text(f"{self.who(p['by'])} called {p['call']}; {self.who(p['answerer'])} to answer"))
+            rows.append(Text(f"{self.who(p['by'])} called {self.words.call(p['call'])}; "
+                             f"{self.who(p['answerer'])} to answer"))
         legal = Table.grid(padding=(0, 2))
         for i, action in sorted(self.choices().items()):
             legal.add_row(f"[bold]{i}[/]", self.label(action))
@@ -227,19 +235,24 @@ class TerminalBoard:
         why = self.state.why_illegal(action, self.human)
         if why is None:
             return action, None
+        if action.split(" ", 1)[0] not in self.verbs:           # no action of this game at all
+            choices = self.choices()
+            why = (f"{text!r} is not an action of this game; type a number ({min(choices)}–{max(choices)}) or "
+                   f"one of: {', '.join(self.label(a) for _, a in sorted(choices.items()))}")
         close = difflib.get_close_matches(low, list(words), n=1, cutoff=0.6)
         if close:
             why += f" (did you mean '{self.label(words[close[0]])}'?)"
         return None, why
 
     def read(self) -> str | None:
-        """The human's action, asked until it is legal; None to quit (q, end of input, Ctrl-C)."""
+        """The human's action, asked until it is legal; None to quit (q, end of input). Ctrl-C is
+        let through: `play` leaves the table on it."""
         choices = self.choices()
         span = f"{min(choices)}–{max(choices)}" if choices else "none"
         while True:
             try:
                 answer = self.ask(f"Your move [{span}, or an action; q quits]: ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 return None
             if answer.lower() in QUIT:
                 return None
@@ -249,11 +262,13 @@ class TerminalBoard:
             self.console.print(f"[red]{why}[/]", highlight=False)
 
     def play(self, max_hands: int | None = None, watch: Callable[[State], None] | None = None) -> State:
-        """Play until the match ends, the human quits, or `max_hands` hands are done;
-        `watch(state)` is called before every decision and at the end (a recorder)."""
+        """Play until the match ends, the human quits (q, end of input, or Ctrl-C, which sets
+        `interrupted`), or `max_hands` hands are done; `watch(state)` is called before every
+        decision and at the end (a recorder)."""
         try:
             return self._play(max_hands, watch)
         except KeyboardInterrupt:
+            self.interrupted = True
             self.console.print("\nYou left the table.")
             return self.state
 

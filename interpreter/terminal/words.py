@@ -7,11 +7,28 @@ table's cards do; without labels a card reads as its id.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from interpreter.engine.rules import Rules
 from interpreter.engine.tables import places
 
-ANSWERS = {"accept": "accept", "decline": "decline", "fold": "fold", "announce": "announce",
-           "good": "yours are good"}
+ANSWERS = {"accept": "Accept", "decline": "Decline", "fold": "Fold", "announce": "Announce",
+           "good": "Yours are good"}
+
+
+def teams_from(score: Sequence[int], first: int | None) -> list[int]:
+    """The teams in the order a line tells their points: `first` (a winner, a scorer), then the others."""
+    return sorted(range(len(score)), key=lambda t: t != first)
+
+
+def winner_first(score: Sequence[int], winner: int | None) -> str:
+    """A final score as it is said, the winner's points first: 30–12."""
+    return "–".join(str(score[t]) for t in teams_from(score, winner))
+
+
+def standing(score: Sequence[int], first: int | None) -> str:
+    """Each team's points, `first`'s first: "team 1 17, team 0 12"."""
+    return ", ".join(f"team {t} {score[t]}" for t in teams_from(score, first))
 
 
 class Words:
@@ -33,13 +50,18 @@ class Words:
             return "face down"
         return self.cards[self.game.cards.index[card_id]]
 
+    def call(self, name: str) -> str:
+        """A call's, contest's or verb's name as the board says it: its display label ("Match
+        envido"), an answer's words, else the name in words ("Real envido"), never an id."""
+        words = self.calls.get(name) or ANSWERS.get(name) or name.replace("_", " ")
+        return words[:1].upper() + words[1:]
+
     def action(self, action: str) -> str:
         """An action in display words: a call's label ("Match envido"), a card as printed."""
         verb, _, rest = action.partition(" ")
-        word = self.calls.get(verb) or ANSWERS.get(verb) or verb
         if verb in ("play", "cover") and rest in self.game.cards.index:
             rest = self.card(rest)
-        return f"{word} {rest}".strip()
+        return f"{self.call(verb)} {rest}".strip()
 
     def value(self, name: str) -> str:
         return self.values.get(name, name)

@@ -8,6 +8,8 @@ Each module defines
   the clause when it does not: `played`);
 - `FUNCTIONS`: DSL function → the same, with `{x}` for the argument;
 - `IDIOMS`: DSL text of a whole subexpression → a better reading than the word-by-word one;
+- `PLURAL`: the names and functions whose phrase is plural ("the points needed to win the
+  match"), which take the plural verb of a comparison (`cmp.==.plural`: "are 30");
 - `CONTRACTIONS` (optional): (pattern, replacement) pairs the language requires when phrases
   are put together (French `à les` → `aux`), applied to the sentences read from formulas.
 
@@ -72,6 +74,13 @@ class Catalog:
         if dotted.startswith("options."):
             return Entry(False, self("name.option", x=dotted.split(".", 1)[1].replace("_", " ")))
         return Entry(False, self("name.unknown", x=dotted.replace("_", " ")))
+
+    def plural(self, name: str) -> bool:
+        """Whether the phrase of a name or function is plural, in the layer that phrases it."""
+        for layer in self.layers:
+            if name in getattr(layer, "NAMES", {}) or name in getattr(layer, "FUNCTIONS", {}):
+                return name in getattr(layer, "PLURAL", ())
+        return False
 
     def function(self, name: str) -> Entry | None:
         found = self._find("FUNCTIONS", name)

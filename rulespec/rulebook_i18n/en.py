@@ -88,6 +88,12 @@ IDIOMS = {
         "the player is answering a call"),
 }
 
+# Names and functions whose phrase above is plural: a comparison with one of them as its subject
+# takes the plural verb ("cmp.==.plural").
+PLURAL = frozenset({
+    "target", "half", "best_single", "sum_points", "best_suited", "best_suited_plain", "top",
+})
+
 MESSAGES = {
     # prose of the DSL (rulespec/prose.py)
     "cond.true": "always",
@@ -103,6 +109,14 @@ MESSAGES = {
     "cmp.>=": "{a} is at least {b}",
     "cmp.in": "{a} is {b}",
     "cmp.not in": "{a} is neither {b}",
+    "cmp.==.plural": "{a} are {b}",
+    "cmp.!=.plural": "{a} are not {b}",
+    "cmp.<.plural": "{a} are less than {b}",
+    "cmp.<=.plural": "{a} are at most {b}",
+    "cmp.>.plural": "{a} are more than {b}",
+    "cmp.>=.plural": "{a} are at least {b}",
+    "cmp.in.plural": "{a} are {b}",
+    "cmp.not in.plural": "{a} are neither {b}",
     "list.sep": ", ",
     "list.and": " and ",
     "list.or": " or ",

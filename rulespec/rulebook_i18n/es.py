@@ -84,6 +84,13 @@ IDIOMS = {
     "my_turn or answering": "es el turno del jugador (no mientras se cuentan los tantos) o está respondiendo un canto",
 }
 
+# Names and functions whose phrase above is plural: a comparison with one of them as its subject
+# takes the plural verb ("cmp.==.plural").
+PLURAL = frozenset({
+    "score_us", "score_them", "target", "leader", "trailer", "winner_score", "loser_score", "best_single",
+    "sum_points", "best_suited", "best_suited_plain", "top",
+})
+
 MESSAGES = {
     "cond.true": "siempre",
     "cond.false": "nunca",
@@ -98,6 +105,14 @@ MESSAGES = {
     "cmp.>=": "{a} es al menos {b}",
     "cmp.in": "{a} es {b}",
     "cmp.not in": "{a} no es {b}",
+    "cmp.==.plural": "{a} son {b}",
+    "cmp.!=.plural": "{a} no son {b}",
+    "cmp.<.plural": "{a} son menos que {b}",
+    "cmp.<=.plural": "{a} son a lo sumo {b}",
+    "cmp.>.plural": "{a} son más que {b}",
+    "cmp.>=.plural": "{a} son al menos {b}",
+    "cmp.in.plural": "{a} son {b}",
+    "cmp.not in.plural": "{a} no son {b}",
     "list.sep": ", ",
     "list.and": " y ",
     "list.or": " o ",

@@ -84,6 +84,13 @@ IDIOMS = {
     "my_turn or answering": "c'est au tour du joueur (pas pendant un décompte) ou il répond à une annonce",
 }
 
+# Names and functions whose phrase above is plural: a comparison with one of them as its subject
+# takes the plural verb ("cmp.==.plural").
+PLURAL = frozenset({
+    "score_us", "score_them", "target", "leader", "trailer", "winner_score", "loser_score", "best_single",
+    "sum_points", "best_suited", "best_suited_plain", "top",
+})
+
 MESSAGES = {
     "cond.true": "toujours",
     "cond.false": "jamais",
@@ -98,6 +105,14 @@ MESSAGES = {
     "cmp.>=": "{a} vaut au moins {b}",
     "cmp.in": "{a} vaut {b}",
     "cmp.not in": "{a} ne vaut pas {b}",
+    "cmp.==.plural": "{a} valent {b}",
+    "cmp.!=.plural": "{a} ne valent pas {b}",
+    "cmp.<.plural": "{a} sont inférieurs à {b}",
+    "cmp.<=.plural": "{a} valent au plus {b}",
+    "cmp.>.plural": "{a} sont supérieurs à {b}",
+    "cmp.>=.plural": "{a} valent au moins {b}",
+    "cmp.in.plural": "{a} valent {b}",
+    "cmp.not in.plural": "{a} ne valent pas {b}",
     "list.sep": ", ",
     "list.and": " et ",
     "list.or": " ou ",

@@ -84,6 +84,13 @@ IDIOMS = {
     "my_turn or answering": "é a vez do jogador (não durante uma contagem) ou ele está respondendo a um pedido",
 }
 
+# Names and functions whose phrase above is plural: a comparison with one of them as its subject
+# takes the plural verb ("cmp.==.plural").
+PLURAL = frozenset({
+    "score_us", "score_them", "target", "leader", "trailer", "winner_score", "loser_score", "best_single",
+    "sum_points", "best_suited", "best_suited_plain", "top",
+})
+
 MESSAGES = {
     "cond.true": "sempre",
     "cond.false": "nunca",
@@ -98,6 +105,14 @@ MESSAGES = {
     "cmp.>=": "{a} é pelo menos {b}",
     "cmp.in": "{a} é {b}",
     "cmp.not in": "{a} não é {b}",
+    "cmp.==.plural": "{a} são {b}",
+    "cmp.!=.plural": "{a} não são {b}",
+    "cmp.<.plural": "{a} são menos que {b}",
+    "cmp.<=.plural": "{a} são no máximo {b}",
+    "cmp.>.plural": "{a} são mais que {b}",
+    "cmp.>=.plural": "{a} são pelo menos {b}",
+    "cmp.in.plural": "{a} são {b}",
+    "cmp.not in.plural": "{a} não são {b}",
     "list.sep": ", ",
     "list.and": " e ",
     "list.or": " ou ",

@@ -128,3 +128,21 @@ def test_catalogs_name_no_call_of_a_spec(language: str) -> None:
             texts += list(value) if isinstance(value, tuple) else [value]
     words = {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ_]+", text)}
     assert not words & defined, sorted(words & defined)
+
+
+@pytest.mark.parametrize("language,text,reading", [
+    ("en", "target == 30", "the points needed to win the match are 30"),
+    ("en", "leader < 15", "the leading team's score is less than 15"),
+    ("en", "best_single >= 7", "the points of the best card are at least 7"),
+    ("es", "target == 30 and leader < 15",
+     "los puntos necesarios para ganar el partido son 30 y los puntos del equipo que va ganando son menos que 15"),
+    ("es", "trick == 2", "se juega la segunda baza"),
+    ("fr", "target == 30", "les points qu'il faut pour gagner la partie valent 30"),
+    ("fr", "leader < 15", "les points de l'équipe en tête sont inférieurs à 15"),
+    ("pt", "target != 30", "os pontos necessários para ganhar a partida não são 30"),
+    ("pt", "calls < 2", "o número de pedidos feitos é menor que 2"),
+])
+def test_a_comparison_agrees_with_its_subject(language: str, text: str, reading: str) -> None:
+    """Issue 35: "si los puntos necesarios para ganar el partido es 30" / "the points … is 30". A
+    plural subject (the catalog's PLURAL) takes the plural verb; a singular one keeps its own."""
+    assert prose(language).cond(parse(text)) == reading

@@ -208,6 +208,17 @@ def test_any_spec_display_words_name_its_calls(tmp_path) -> None:
     assert "| quiero nomás |" in glossary
 
 
+def test_the_glossary_never_says_a_word_again_beside_itself() -> None:
+    """Issue 35: teg's glossary read "| quiero | acepta … | quiero |": its alias is the book's own
+    word. The "also said" column lists only other words."""
+    glossary = article(render(load_game("teg")), "Glosario de los cantos")
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in glossary.splitlines()
+            if line.startswith("| ") and "---" not in line][1:]
+    assert rows and all(word.lower() not in [w.strip().lower() for w in also.split(",")] for word, _, also in rows)
+    assert ["quiero", "acepta el canto que espera respuesta", ""] in rows
+    assert ["irse al mazo", "se va de la mano", "mazo"] in rows
+
+
 def test_the_board_names_its_hand_values_by_its_own_words() -> None:
     """Seed 004: 'Your own hand prints its envido as Points.' The board's `display: en: values`
     labels name its hand values in the rulebook's article on them, where the value is named."""

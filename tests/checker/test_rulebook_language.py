@@ -97,6 +97,18 @@ def test_a_note_in_another_language_is_marked() -> None:
     assert "_Note:_ 'Si elle est jouée' leaves the flor to its holder" in english
 
 
+def test_a_borrowed_text_is_marked_with_its_language_in_html() -> None:
+    """Issue 35: a doc or note in another language carries its language in the HTML book (a span
+    with `lang`, read by browsers and screen readers as that language), besides the visible mark;
+    the Markdown book holds no trace of the span."""
+    html = render(load_game("paulista"), "html", language="en")
+    assert '[not translated, fr] <span lang="fr">Quatre joueurs en deux paires.</span>' in html
+    assert html.count('<span lang="fr">') == html.count("[not translated, fr]")
+    markdown = render(load_game("paulista"), language="en")
+    assert "[not translated, fr] Quatre joueurs en deux paires." in markdown
+    assert not re.search("[\ue000-\ue002]", markdown)
+
+
 def test_reglamento_reads_in_english_without_a_mark() -> None:
     """reglamento's notes and option docs are written in French and English: its English book,
     under every option that brings a note of its own, prints none marked untranslated, and its

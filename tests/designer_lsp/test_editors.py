@@ -20,11 +20,21 @@ from pathlib import Path
 import pytest
 
 from tests.designer_lsp.editor import ROOT
+from tests.outside import need
 
 DOC = ROOT / "docs" / "editor.md"
 NVIM = shutil.which("nvim")
-NO_NVIM = pytest.mark.skipif(NVIM is None and os.environ.get("CI") != "true",     # CI installs it (.ci/run)
-                             reason="Neovim is not installed")
+
+
+@pytest.fixture
+def nvim() -> str:
+    """Neovim's path: skipped without it, failed under CI (tests/outside.py)."""
+    need("Neovim", NVIM is not None, "apt-get install neovim")
+    assert NVIM is not None
+    return NVIM
+
+
+NO_NVIM = pytest.mark.usefixtures("nvim")
 
 
 def _blocks(language: str) -> list[str]:

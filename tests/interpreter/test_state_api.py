@@ -178,7 +178,7 @@ def _envido_after_first_trick(game):
 def _unknown_verb(game):
     return fresh(game), "paso", None, (
         "unknown verb 'paso'; this spec knows: envido, falta_envido, real_envido, retruco, truco, "
-        "vale_cuatro, play, cover, accept, decline, fold, announce, good")
+        "vale_cuatro, play, accept, decline, fold, announce, good, sena")
 
 
 def _not_a_card(game):

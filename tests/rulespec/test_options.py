@@ -39,7 +39,7 @@ def test_type_is_inferred_from_the_values() -> None:
 def test_unknown_option_and_value_are_refused_with_what_is_offered() -> None:
     with pytest.raises(OptionError, match=r"no option 'flower' \(did you mean 'flor'\?\)"):
         load_game("teg", flower=True)
-    with pytest.raises(OptionError, match=r"option 'target' cannot be 20; allowed: \[15, 30\]"):
+    with pytest.raises(OptionError, match=r"option 'target' cannot be 20; allowed: 15, 30$"):
         load_game("teg", target=20)
 
 

@@ -13,13 +13,13 @@ would save the ~50 ms of creating them, but then no test's server would create i
 a new deployment does. docs/testing.md has the measurements and the suite's cost."""
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
+from tests.outside import need
 from tests.server.helpers import STORES, TEST_SETTINGS, fresh_store
 from tests.server.postgres import Cluster, bindir
 
@@ -49,10 +49,7 @@ def client(db) -> Iterator[TestClient]:
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Cluster]:
-    if bindir() is None:
-        if os.environ.get("TRUCO_REQUIRE_POSTGRES"):                 # .ci/run: they must run
-            pytest.fail("no PostgreSQL server binary (initdb) on this machine, and TRUCO_REQUIRE_POSTGRES is set")
-        pytest.skip("no PostgreSQL server binary (initdb) on this machine: apt-get install postgresql")
+    need("PostgreSQL's server binaries (initdb)", bindir() is not None, "apt-get install postgresql")
     cluster = Cluster()
     cluster.start()
     try:

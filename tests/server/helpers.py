@@ -86,7 +86,7 @@ def create(client: TestClient, spec: str = "teg", options: dict | None = None, s
 def replay_log(log: dict[str, Any]) -> State:
     """A match replayed in the engine from its replay log: the same seed and actions, each next
     hand dealt as the log's match dealt it."""
-    st = load_game(log["spec"], log["options"]).new_match(seed=log["seed"])
+    st = load_game(log["spec"], log["options"]).new_match(seed=int(log["seed"]))
     for step in log["actions"]:
         if st.hand_over:
             st.next_hand()
@@ -117,7 +117,7 @@ class Knowledge:
     def __init__(self, log: dict[str, Any]) -> None:
         game = load_game(log["spec"], log["options"])
         self.cards = set(game.cards.ids)
-        st = game.new_match(seed=log["seed"])
+        st = game.new_match(seed=int(log["seed"]))
         self.allowed: list[list[set[str]]] = []          # [version][seat] → cards it may know
         known = [set() for _ in range(game.num_players)]
         public: set[str] = set()

@@ -22,6 +22,26 @@ def test_specs_lists_every_bundled_spec_with_its_options_and_the_bots(client) ->
     assert set(body["bots"]) == {"random", "heuristic"}
 
 
+def test_specs_name_their_options_in_the_asked_language(client) -> None:
+    """The lobby's words (issue 35): each option and value in words, as the spec's rulebook in
+    that language names them, and its doc in that language, else in its own, saying which."""
+    def options(lang: str, spec: str) -> dict:
+        body = client.get(f"/api/specs?lang={lang}").json()
+        return {o["name"]: o for o in next(s for s in body["specs"] if s["name"] == spec)["options"]}
+    english, spanish = options("en", "board"), options("es", "board")
+    assert english["decline_rule"]["label"] == "a declined envido"
+    assert english["decline_rule"]["words"] == ["every call but the last", "the accepted calls plus one"]
+    assert english["flor"]["words"] == ["no", "yes"] and spanish["flor"]["words"] == ["no", "sí"]
+    assert spanish["players"]["label"] == "jugadores"
+    assert spanish["players"]["about"] == {"text": "Jugadores en la mesa; los compañeros se sientan alternados.",
+                                           "lang": "es"}
+    assert english["players"]["doc"] == spanish["players"]["doc"]          # the spec's own, whatever the language
+    assert options("en", "paulista")["three_pardas"]["about"]["lang"] == "fr"    # written in French only
+    assert client.get("/api/specs").json() == client.get("/api/specs?lang=en").json()
+    r = client.get("/api/specs?lang=xx")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_language"
+
+
 def test_creation_gives_one_token_per_human_seat_and_describes_the_game(client) -> None:
     made = create(client, options={"players": 4}, bots={"1": "random", "3": "heuristic"})
     assert set(made["tokens"]) == {"0", "2"}
@@ -30,6 +50,7 @@ def test_creation_gives_one_token_per_human_seat_and_describes_the_game(client) 
     game = made["game"]
     assert game["players"] == 4 and game["team_of"] == [0, 1, 0, 1]
     assert game["actions"] == list(load_game("teg", players=4).actions)
+    assert game["raise_by"] == "accepting_team"
 
 
 def test_a_seat_sees_its_own_hand_and_legal_actions(client) -> None:
@@ -87,7 +108,7 @@ def test_the_server_deals_each_next_hand_and_the_log_replays_the_match(client) -
     version = _play_to_the_end(client, made, random.Random(1))
     token = made["tokens"]["0"]
     log = client.get(f"/api/matches/{made['match']}/log", headers=auth(token)).json()
-    assert len(log["actions"]) == version and log["seed"] == 21
+    assert len(log["actions"]) == version and log["seed"] == "21"
     st = replay_log(log)
     assert st.match_over and st.score == log["score"] and st.winner == log["winner"]
     assert st.events == log["events"]
@@ -154,3 +175,51 @@ def test_the_web_board_is_served(client) -> None:
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert client.get("/board.js").status_code == 200
     assert client.get("/board.css").status_code == 200
+
+
+# A 62-bit seed that JavaScript's numbers would round (to 3981846529301733000): issue 35.
+BIG_SEED = 3981846529301733009
+EXACT = (1 << 53) - 1                                   # the largest integer JSON.parse reads exactly
+
+
+def _integers(node) -> list[int]:
+    """Every integer anywhere in a JSON value."""
+    if isinstance(node, bool):
+        return []
+    if isinstance(node, int):
+        return [node]
+    if isinstance(node, dict):
+        return [n for v in node.values() for n in _integers(v)]
+    if isinstance(node, list):
+        return [n for v in node for n in _integers(v)]
+    return []
+
+
+def test_no_answer_holds_an_integer_a_browser_would_round_and_the_seed_comes_back_exact(client) -> None:
+    """The seed is sent as its decimal digits (a browser cannot send it as a number) and the
+    replay log gives it back as digits; no answer of the whole match, nor any message of its
+    stream, holds an integer past 2**53 - 1, and the digits hash to the commitment."""
+    import hashlib
+    made = client.post("/api/matches", json={"spec": "teg", "options": {"target": 15}, "seed": str(BIG_SEED),
+                                              "bots": {"1": "heuristic"}}).json()
+    answers = [made]
+    url = f"/api/matches/{made['match']}"
+    mine = client.post(url + "/claim", json={"code": made["invitations"]["0"]["code"]}).json()
+    me = auth(mine["token"])
+    answers += [mine, client.get(url, headers=me).json()]
+    body = client.get(url + "/view", headers=me).json()
+    while not body["observation"]["match_over"]:
+        answers += [body, client.get(url + "/legal", headers=me).json()]
+        body = client.post(url + "/actions", headers=me, json={"action": body["observation"]["legal"][0]}).json()
+    with client.websocket_connect(url + "/events") as ws:
+        ws.send_json({"token": mine["token"], "since": 0})
+        answers.append(ws.receive_json())
+    log = client.get(url + "/log", headers=me).json()
+    answers.append(log)
+    assert all(abs(n) <= EXACT for answer in answers for n in _integers(answer))
+    assert log["seed"] == str(BIG_SEED)
+    assert hashlib.sha256(f"{log['seed']}:{log['salt']}".encode()).hexdigest() == made["commitment"]
+    assert replay_log(log).events == log["events"]
+    # a client whose numbers are exact (Python's) may still send the seed as a number
+    same = client.post("/api/matches", json={"spec": "teg", "options": {"target": 15}, "seed": BIG_SEED}).json()
+    assert same["game"] == made["game"] and "error" not in same

@@ -53,6 +53,13 @@ def test_malformed_action_bodies_are_refused_and_change_nothing(client, body, co
     ({"spec": "teg", "seed": -1}, "bad_body"),
     ({"spec": "teg", "seed": 1.5}, "bad_body"),
     ({"spec": "teg", "seed": True}, "bad_body"),
+    ({"spec": "teg", "seed": "-1"}, "bad_body"),
+    ({"spec": "teg", "seed": "07"}, "bad_body"),
+    ({"spec": "teg", "seed": "1e3"}, "bad_body"),
+    ({"spec": "teg", "seed": " 5"}, "bad_body"),
+    ({"spec": "teg", "seed": "\u0661"}, "bad_body"),
+    ({"spec": "teg", "seed": str(1 << 62)}, "bad_body"),
+    ({"spec": "teg", "seed": "9" * 30}, "bad_body"),
 ])
 def test_bad_creations_are_refused_with_the_reason(client, body, code) -> None:
     r = client.post("/api/matches", json=body)

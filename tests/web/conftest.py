@@ -1,8 +1,8 @@
 """A real server in a thread and Debian's Chromium driven by Playwright (no browser download).
 
 Chromium is /usr/bin/chromium, installed by .ci/run; without it the browser tests are
-skipped on a developer's machine and fail under CI (CI=true), so a missing browser is never
-a silent pass there.
+skipped on a developer's machine and fail under CI (tests/outside.py), so a missing browser
+is never a silent pass there.
 """
 from __future__ import annotations
 
@@ -17,18 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.outside import need
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).parent / "screenshots"
-
-
-def _need_browser() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: .ci/run installs Debian's chromium")
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 class LiveServer:
@@ -72,7 +67,7 @@ def live_server() -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="session")
 def playwright() -> Iterator[object]:
-    _need_browser()
+    need("Debian's Chromium", Path(CHROMIUM).exists(), "apt-get install chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         yield p
@@ -109,3 +104,12 @@ def page(browser) -> Iterator[object]:
 def shots() -> Path:
     SHOTS.mkdir(exist_ok=True)
     return SHOTS
+
+
+def docs_screenshot(page, name: str) -> None:
+    """With TRUCO_DOCS_SCREENSHOTS=1, the screenshot a reader of docs/ sees, written there:
+    `TRUCO_DOCS_SCREENSHOTS=1 python -m pytest tests/web/test_layout.py -k in_view` regenerates
+    every one. Otherwise nothing is written outside tests/web/screenshots."""
+    if os.environ.get("TRUCO_DOCS_SCREENSHOTS"):
+        DOCS_SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(DOCS_SHOTS / f"{name}.png"))

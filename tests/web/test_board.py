@@ -7,6 +7,7 @@ own hand prints its envido as Points." — for every bundled spec, through the p
 """
 from __future__ import annotations
 
+import functools
 import json
 import time
 from typing import Any
@@ -31,12 +32,47 @@ def open_match(page, server, spec: str, seed: int, **options: Any):
     return server.app.state.book.matches[match_id]
 
 
+@functools.cache
+def _book():
+    """A match book like the live server's, in this process (no browser, no HTTP)."""
+    from interpreter.server.catalog import Catalog
+    from interpreter.server.matches import MatchBook
+    from interpreter.server.store import open_store
+    return MatchBook(open_store(":memory:"), Catalog())
+
+
+def seed_where(spec: str, options: dict, policy, wanted, hands: int = 2, seeds=range(1, 300)) -> int:
+    """The first seed whose match, as the server plays it from the lobby's defaults (seat 0 a
+    player, every other seat a heuristic bot, the same deal and the same bots' answers), puts
+    seat 0 where `wanted(observation)` holds within `hands` hands when seat 0 follows `policy`.
+    Tests look for the moment they need instead of trusting a seed to keep giving it."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from interpreter import load_game
+    players = load_game(spec, **options).num_players
+    bots = {s: "heuristic" for s in range(1, players)}
+    for seed in seeds:
+        with ThreadPoolExecutor(1) as thread:          # away from the browser driver's event loop
+            match, _ = thread.submit(asyncio.run, _book().create(spec, options, seed, bots)).result()
+        st = match.state
+        while not st.match_over and st.hand_number <= hands:
+            obs = st.observation(0)
+            if wanted(obs):
+                return seed
+            _book().act(match, 0, policy(obs), None)
+    raise AssertionError(f"no seed of {spec} {options} in {seeds} gives the moment wanted")
+
+
 def synced(page, match) -> dict:
-    """Wait until the page shows the match's current version; the seat's observation then."""
+    """Wait until the page shows the match's current version, moving on from a hand's result
+    as a player does (it is held in view until then); the seat's observation then."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         if page.get_attribute("#board", "data-version") == str(match.version):
             return match.state.observation(0)
+        if page.locator("#next-hand").is_visible():
+            page.click("#next-hand")
         time.sleep(0.02)
     raise AssertionError("the board did not catch up with the match")
 
@@ -218,8 +254,25 @@ def test_a_card_is_covered_with_the_face_down_toggle(page, live_server, shots) -
     page.screenshot(path=str(shots / "paulista-covered.png"))
 
 
-def test_a_whole_match_ends_with_its_replay_log(page, live_server, shots) -> None:
-    match = open_match(page, live_server, "vanikar", seed=4, target=min(open_spec("vanikar").option("target").values))
+# A 62-bit seed that JavaScript's numbers round (to 3981846529301733000), whose hash would then
+# not be the commitment: issue 35.
+BIG_SEED = "3981846529301733009"
+
+
+def test_a_whole_match_ends_with_its_replay_log_whose_seed_hashes_to_the_commitment(page, live_server, shots,
+                                                                                      tmp_path) -> None:
+    """Issue 35: "A player cannot check the deal from the board." A 62-bit seed typed in the
+    lobby reaches the server whole; at the end of the match the replay log shows it digit for
+    digit, the board checks that SHA-256("seed:salt") is the commitment it was given when the
+    match was made (and shows since, in the match log), and the JSON it downloads holds that
+    seed: its hash is the commitment, and it replays the match."""
+    import hashlib
+    from pathlib import Path
+
+    from tests.server.helpers import replay_log
+    match = open_match(page, live_server, "vanikar", seed=BIG_SEED, target=min(open_spec("vanikar").option("target").values))
+    assert match.record.seed == int(BIG_SEED)
+    published = page.locator("#commitment").text_content()
     for _ in range(400):
         obs = synced(page, match)
         if obs["match_over"]:
@@ -235,9 +288,129 @@ def test_a_whole_match_ends_with_its_replay_log(page, live_server, shots) -> Non
     page.click("#replay")
     page.wait_for_selector("#replay-log:not([hidden])")
     log = page.locator("#replay-log")
-    assert log.get_attribute("data-seed") == "4" and log.get_attribute("data-actions") == str(match.version)
-    assert log.locator("ol li").count() == match.version and "Seed" in log.inner_text()
+    assert log.get_attribute("data-seed") == BIG_SEED and log.get_attribute("data-actions") == str(match.version)
+    assert log.get_attribute("data-verified") == "yes"
+    assert log.locator("ol li").count() == match.version and BIG_SEED in log.inner_text()
+    with page.expect_download() as download:
+        page.click("#replay-log a[download]")
+    saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert saved["seed"] == BIG_SEED
+    assert hashlib.sha256(f"{saved['seed']}:{saved['salt']}".encode()).hexdigest() == saved["commitment"] == published
+    assert replay_log(saved).events == match.state.events
     page.screenshot(path=str(shots / "match-over.png"))
+
+
+def test_a_hands_result_stays_in_view_until_the_player_moves_on(page, live_server) -> None:
+    """Issue 35: "the hand summary is below the fold and the next hand is dealt at once (a 1 s
+    banner is the only trace)". The server deals the next hand at once; the board holds it back
+    behind the hand's result, which stays on screen, the focus on "Next hand", until the player
+    presses it: only then is the next hand drawn."""
+    match = open_match(page, live_server, "teg", seed=5)
+    hand = match.state.hand_number
+    while match.state.hand_number == hand and not match.state.match_over:
+        press(page, match, choose(synced(page, match)))
+    page.wait_for_selector("#next-hand")
+    # the next hand has reached the board, and waits behind the result
+    page.wait_for_function("() => Number(document.querySelector('#board').dataset.waiting) > 0")
+    assert page.locator("#result").is_visible() and page.locator("#summary h2").inner_text() == f"Hand {hand}"
+    assert page.get_attribute("#board", "data-held") == "hand"
+    assert page.get_attribute("#board", "data-version") != str(match.version)
+    assert page.locator("#call-bar button").count() == 0
+    assert page.evaluate("document.activeElement.id") == "next-hand"
+    text = page.locator("#summary").inner_text()
+    assert "take the hand" in text or "nobody scores" in text
+    assert "Tricks:" in text and "Points:" in text and "Score: Us" in text
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#result", state="hidden")
+    obs = synced(page, match)
+    assert obs["hand_number"] == hand + 1 and f"Hand {hand + 1}," in page.locator("#status").inner_text()
+
+
+# Records what a player must never see: the card just played both in the hand and on the table,
+# a call offered or "your turn" said while a banner still tells what came before, a finished
+# trick without its mark; and counts the tied tricks drawn with their Tie mark.
+PLAYBACK = """
+window.__wrong = []; window.__ties = 0;
+const tied = new Set();
+new MutationObserver(() => {
+  const hand = new Set([...document.querySelectorAll('#hand .face')].map((f) => f.dataset.card));
+  for (const f of document.querySelectorAll('#trick .played .face')) {
+    if (hand.has(f.dataset.card)) window.__wrong.push(`${f.dataset.card} in the hand and on the table`);
+  }
+  const banner = document.querySelector('#banner');
+  if (banner && !banner.hidden) {
+    if (document.querySelector('#call-bar button')) window.__wrong.push(`calls offered under "${banner.textContent}"`);
+    if (/your turn/i.test(document.querySelector('#status').textContent)) window.__wrong.push(`your turn under "${banner.textContent}"`);
+  }
+  const trick = document.querySelector('#trick'), mark = document.querySelector('#trick-mark');
+  if (trick && trick.dataset.finished && trick.querySelector('.played')) {
+    if (mark.hidden) window.__wrong.push(`trick ${trick.dataset.finished} finished without a mark`);
+    else if (trick.classList.contains('tie') && mark.textContent === 'Tie' && !tied.has(trick.dataset.finished)) {
+      tied.add(trick.dataset.finished);
+      window.__ties += 1;
+    }
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+
+def test_the_events_play_in_order_and_a_tied_trick_is_marked_tie(page, live_server) -> None:
+    """Issue 35: "The card just played stays in the hand while it is on the table; the status line
+    and call bar trail the banners ... A tied trick has no Tie mark on the table." Through a
+    hand with a tied trick (teg, a seed found where one comes), the card played leaves the hand
+    as it reaches the table, no call is offered nor "your turn" said under a banner, and each
+    finished trick carries its mark on the table, Tie for the tied one."""
+    seed = seed_where("teg", {}, choose, lambda o: "tie" in o["tricks"], hands=3)
+    page.add_init_script(PLAYBACK)
+    match = open_match(page, live_server, "teg", seed=seed)
+    tie = None                                          # the hand of the first tied trick
+    while tie is None or match.state.hand_number == tie:
+        press(page, match, choose(synced(page, match)))
+        hands = [e["hand"] if e["type"] == "deal" else None for e in match.state.events]
+        tied = [i for i, e in enumerate(match.state.events) if e["type"] == "trick" and e["winner"] is None]
+        if tie is None and tied:
+            tie = max(h for h in hands[:tied[0]] if h is not None)
+    page.wait_for_selector("#next-hand")
+    assert page.evaluate("window.__wrong") == []
+    assert page.evaluate("window.__ties") >= 1
+
+
+def test_the_hands_story_says_who_called_who_answered_and_who_may_raise(page, live_server) -> None:
+    """Issue 35: "at four players the only button is Fold, and nothing says why Retruco is not
+    offered". Seat 0 calls truco and an opponent accepts: the story under the status line says
+    who called, who accepted, what the hand is worth and that only their side may raise (seed
+    004: "only the team that accepted the last call may raise it"), and no raise is offered."""
+    def truco_first(obs: dict) -> str:
+        return "truco" if "truco" in obs["legal"] else choose(obs)
+
+    def accepted_and_mine(obs: dict) -> bool:
+        return obs["hand_worth"] == 2 and obs["pending"] is None and obs["to_act"] == 0
+    seed = seed_where("board", {"players": 4}, truco_first, accepted_and_mine, hands=1)
+    match = open_match(page, live_server, "board", seed=seed, players=4)
+    press(page, match, "truco")
+    obs = synced(page, match)
+    assert accepted_and_mine(obs)
+    answer = next(e for e in match.state.events if e["type"] == "action" and e["action"] == "accept")
+    accepted = f"Seat {answer['seat']}{' (partner)' if answer['seat'] % 2 == 0 else ''} accepted"
+    line = page.locator('#story li[data-thread="stake"]').inner_text()
+    assert line == f"Truco: You called Truco, {accepted} — worth 2; only their side may raise to Retruco"
+    assert "retruco" not in page.locator("#call-bar button").evaluate_all("bs => bs.map(b => b.dataset.action)")
+
+
+def test_your_own_seat_says_when_it_deals_and_when_it_leads(page, live_server) -> None:
+    """Issue 35: "Your own seat never says that it deals or leads." Beside the hand, like every
+    other seat's tags: seat 0 leads the first hand of two players and deals the second; the
+    numbers under the cards say what they are."""
+    match = open_match(page, live_server, "board", seed=3)
+    obs = synced(page, match)
+    assert (obs["mano"], obs["dealer"]) == (0, 1)
+    assert page.locator("#me .tags").inner_text() == "you lead"
+    assert page.locator(".rank-legend").is_visible()
+    assert "1 the highest" in page.locator(".rank-legend").inner_text()
+    while match.state.hand_number == 1:
+        press(page, match, choose(synced(page, match)))
+    obs = synced(page, match)
+    assert obs["dealer"] == 0 and "you deal" in page.locator("#me .tags").inner_text()
 
 
 def test_an_invitation_link_seats_a_player_in_another_browser_once(page, live_server, devices) -> None:

@@ -1,6 +1,6 @@
 """The board's layout and seed 004's displays in Debian's Chromium, at a laptop's 1280×800, a wide
 screen's 1440×900 and a phone's 390×844, for 2, 4 and 6 players: no box over another (the turned card, the trick's
-cards, the banner, the seats, the hand), nothing wider than the screen, the finished trick
+cards, the trick's mark, the seats, the hand), nothing wider than the screen, the finished trick
 held with its winning card marked before it is cleared, every display seed 004 names, no
 console error, and no serious accessibility violation (axe-core, vendored under
 tests/web/vendor, so no network at test time)."""
@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_board import choose, open_match, press, synced
+from tests.web.conftest import docs_screenshot
+from tests.web.test_board import choose, open_match, press, seed_where, synced
+
+from interpreter import load_game
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SIZES = {"laptop": (1280, 800), "phone": (390, 844), "wide": (1440, 900)}
@@ -26,8 +29,9 @@ OVERLAPS = """() => {
   });
   add('#turned:not([hidden])', 'turned');
   add('#trick .played', 'played');
-  add('#banner:not([hidden])', 'banner');
+  add('#trick-mark:not([hidden])', 'mark');
   add('#seats .seat', 'seat');
+  add('#me', 'me');
   add('#hand .in-hand', 'hand');
   add('#score', 'score');
   const out = [];
@@ -126,13 +130,105 @@ def test_no_box_over_another_and_nothing_wider_than_the_screen(sized, live_serve
     assert held, "no trick was seen finished"
 
 
-def test_a_banner_does_not_cover_the_table_at_six_on_a_phone(sized, live_server, shots) -> None:
+# Every element a player needs now, as a list of what is not inside the viewport (the page
+# scrolled to its top: "in view without scrolling").
+OUT_OF_VIEW = """(selectors) => {
+  const out = [];
+  for (const sel of selectors) {
+    const el = document.querySelector(sel);
+    if (!el || !(el.offsetParent || getComputedStyle(el).position === 'fixed')) { out.push(`${sel}: not shown`); continue; }
+    const r = el.getBoundingClientRect();
+    const top = r.top + scrollY, bottom = r.bottom + scrollY;
+    if (top < 0 || bottom > innerHeight || r.left < 0 || r.right > innerWidth) out.push(`${sel}: ${Math.round(top)}..${Math.round(bottom)} of ${innerHeight}`);
+  }
+  return out;
+}"""
+
+
+def daring(obs: dict) -> str:
+    """A player who opens with a call, answers a call with a raise where one is offered, says
+    its points, and plays a card otherwise: the board shows every kind of call bar."""
+    legal = obs["legal"]
+    answers = ("accept", "decline", "fold", "announce", "good")
+    raises = [a for a in legal if a.split()[0] not in ("play", "cover") and a not in answers]
+    if obs["pending"] and raises:
+        return raises[0]
+    for verb in ("accept", "announce", "good"):
+        if verb in legal:
+            return verb
+    if raises and obs["trick"] == 1 and not obs["table"]:
+        return raises[min(1, len(raises) - 1)]          # the board's second call: envido
+    return next(a for a in legal if a.startswith(("play", "cover"))) if any(
+        a.startswith(("play", "cover")) for a in legal) else legal[0]
+
+
+def whose_turn(obs: dict) -> str:
+    """The words of the status line that say whose turn it is, as seat 0 reads them."""
+    if obs["count"]:
+        return "your turn to speak" if obs["count"]["next"] == 0 else f"Seat {obs['count']['next']}"
+    if obs["pending"]:
+        return "your turn to answer" if obs["pending"]["answerer"] == 0 else f"Seat {obs['pending']['answerer']}"
+    return "Your turn." if obs["to_act"] == 0 else f"Seat {obs['to_act']}"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_action_the_score_and_whose_turn_are_in_view(sized, live_server, size, players) -> None:
+    """Issue 35: "Every action a player may take now, the score and whose turn it is are in view
+    without scrolling at 390×844, 4 and 6 players included." At every moment seat 0 may act,
+    through two whole hands of calls, raises, counts and cards (the English board, flor on: the
+    first led by seat 0, the second by a bot that calls on it), each legal action's button, the
+    score and the status line naming whose turn it is lie inside the viewport, the page never
+    scrolled; when a hand ends, its result and the button that moves on are in view too."""
+    options = {"players": players, "flor": True}
+    contest_calls = {c for contest in load_game("board", **options).contests for c in contest.calls}
+
+    def asked_a_contest(obs: dict) -> bool:
+        return bool(obs["pending"]) and obs["pending"]["call"] in contest_calls
+    seed = seed_where("board", options, daring, asked_a_contest)
+    page = sized(*SIZES[size])
+    match = open_match(page, live_server, "board", seed=seed, **options)
+    steps, asked = 0, False
+    for hand in (1, 2):
+        while match.state.hand_number == hand and not match.state.match_over:
+            obs = synced(page, match)
+            wanted = [f'[data-action="{a}"]' for a in obs["legal"]] + ["#score", "#status"]
+            assert page.evaluate(OUT_OF_VIEW, wanted) == [], (steps, obs["legal"])
+            assert page.evaluate("scrollY") == 0
+            assert whose_turn(obs) in page.locator("#status").inner_text()
+            if steps == 1:
+                docs_screenshot(page, f"board-{size}-{players}")
+            asked = asked or asked_a_contest(obs)
+            press(page, match, daring(obs))
+            steps += 1
+        moving_on = "#replay" if match.state.match_over else "#next-hand"
+        page.wait_for_selector(moving_on)
+        assert page.evaluate(OUT_OF_VIEW, ["#result", moving_on, "#score"]) == []
+        assert page.locator("#summary h2").inner_text() == f"Hand {hand}"
+        if players == 4 and not match.state.match_over:
+            docs_screenshot(page, f"hand-over-{size}")
+        if match.state.match_over:
+            break
+        page.click("#next-hand")
+    assert steps >= 2 and asked, "never asked to answer a contest's call: its raises were not seen"
+
+
+def test_a_banner_runs_across_the_table_at_six_on_a_phone(sized, live_server, shots) -> None:
+    """Seed 004: "A call lights a banner across the table": the banner lies over the table, from
+    one side of it to the other, and nothing else moves for it."""
     page = sized(*SIZES["phone"])
     match = open_match(page, live_server, "board", seed=5, players=6)
     obs = synced(page, match)
     call = next(a for a in obs["legal"] if a in match.game.stake_names)
     press(page, match, call)
-    page.wait_for_selector("#banner:not([hidden])")
+    # its layout box, whatever its animation: as wide as the table, and inside it
+    across = page.wait_for_function("""() => {
+      const b = document.querySelector('#banner'), t = document.querySelector('#table');
+      if (b.hidden) return null;
+      const top = b.offsetTop - b.offsetHeight / 2, bottom = b.offsetTop + b.offsetHeight / 2;
+      return b.offsetParent === t && b.offsetWidth >= t.clientWidth * 0.95 && top >= 0 && bottom <= t.clientHeight;
+    }""").json_value()
+    assert across
     layout_ok(page, "banner")
     page.screenshot(path=str(shots / "banner-phone-6.png"))
 
@@ -284,10 +380,93 @@ def test_a_reload_replays_no_banner(sized, live_server) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_no_serious_accessibility_violation(sized, live_server, size) -> None:
+    """axe-core finds nothing serious in the lobby (its interpretation choices open), on the
+    board in play, and with a hand's result held in view."""
     page = sized(*SIZES[size], bypass_csp=True)
-    page.goto(f"{live_server.url}/?fast=1")
+    page.goto(f"{live_server.url}/?fast=1&spec=reglamento")
     page.wait_for_selector('[data-option]', state="attached")
+    page.click("#choices-box summary")
     assert axe(page) == []
     match = open_match(page, live_server, "reglamento", seed=4, players=4)
     synced(page, match)
     assert axe(page) == []
+    while match.state.hand_number == 1:
+        press(page, match, choose(synced(page, match)))
+    page.wait_for_selector("#next-hand")
+    assert axe(page) == []
+
+
+def test_no_serious_accessibility_violation_at_the_end_of_a_match(sized, live_server) -> None:
+    """The match's result, its replay log shown, checked by axe-core on a phone."""
+    page = sized(*SIZES["phone"], bypass_csp=True)
+    match = open_match(page, live_server, "vanikar", seed=4, target=5)
+    while not synced(page, match)["match_over"]:
+        press(page, match, choose(match.state.observation(0)))
+    page.click("#replay")
+    page.wait_for_selector("#replay-log:not([hidden])")
+    assert page.locator("#over-text").is_visible()
+    assert axe(page) == []
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_lobby_speaks_words_and_fits_the_phone(sized, live_server, size) -> None:
+    """Issue 35: "Option values show raw ids (all_but_last, half_while_malas, false);
+    interpretation choices are mixed with table options, explained only in tooltips; on the
+    phone the Rules select is cut off." The lobby names every option and value in words (the
+    spec's rulebook's), keeps the interpretation choices apart, folded, writes what each option
+    does under it, and every control fits the screen, its chosen text whole."""
+    page = sized(*SIZES[size])
+    page.goto(f"{live_server.url}/?spec=board")
+    page.wait_for_selector('[data-option]', state="attached")
+    texts = page.locator("#new-match select option").evaluate_all("os => os.map(o => o.textContent)")
+    assert texts and not any("_" in t or t in ("true", "false", "True", "False") for t in texts), texts
+    table = page.locator("#options [data-option]").evaluate_all("ss => ss.map(s => s.dataset.option)")
+    choices = page.locator("#choices [data-option]").evaluate_all("ss => ss.map(s => s.dataset.option)")
+    spec = load_game("board").spec
+    assert table == [o.name for o in spec.options if o.kind != "interpretation"]
+    assert choices == [o.name for o in spec.options if o.kind == "interpretation"]
+    assert not page.locator("#choices-box").get_attribute("open")
+    assert page.locator('label[for="option-decline_rule"]').text_content() == "A declined envido"
+    assert page.locator('[data-option="flor"] option').all_inner_texts() == ["No", "Yes"]
+    assert page.locator("#option-players-about").is_visible()             # what it does, under it
+    assert page.locator("#option-players").get_attribute("aria-describedby") == "option-players-about"
+    docs_screenshot(page, f"lobby-{size}")
+    page.click("#choices-box summary")
+    assert page.locator("#option-decline_rule-about").inner_text().startswith("What a declined envido chain pays")
+    fits = page.evaluate("""() => [...document.querySelectorAll('#new-match select, #new-match input, #deal')].filter((el) => {
+      const r = el.getBoundingClientRect();
+      if (r.left < 0 || r.right > innerWidth) return true;
+      if (el.tagName !== 'SELECT') return false;
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(el).font;
+      probe.style.whiteSpace = 'nowrap';
+      probe.textContent = el.selectedOptions[0].textContent;
+      document.body.append(probe);
+      const cut = probe.offsetWidth > el.clientWidth - 24;          // room for the arrow
+      probe.remove();
+      return cut;
+    }).map((el) => el.id)""")
+    assert fits == []
+
+
+def test_the_lobby_speaks_the_players_language(sized, live_server) -> None:
+    """Issue 35: "The lobby speaks the player's language." In Spanish (the browser's language,
+    or ?lang=es) the lobby's words and the options' words and docs are Spanish, as the spec's
+    Spanish rulebook writes them; a doc written only in another language says so (`lang`). The
+    table itself speaks English, as seed 004's board does."""
+    page = sized(*SIZES["phone"])
+    page.goto(f"{live_server.url}/?spec=board&lang=es")
+    page.wait_for_selector('[data-option]', state="attached")
+    assert page.evaluate("document.documentElement.lang") == "es"
+    assert page.locator("#lobby-title").inner_text() == "Nueva partida"
+    assert page.locator("#deal").inner_text() == "Repartir"
+    assert page.locator('label[for="option-players"]').inner_text() == "Jugadores"
+    assert page.locator('[data-option="flor"] option').all_inner_texts() == ["No", "Sí"]
+    assert page.locator("#option-players-about").get_attribute("lang") is None
+    page.select_option("#spec", "paulista")                     # its docs are written in French only
+    page.wait_for_selector("#option-three_pardas", state="attached")
+    assert page.locator("#option-three_pardas-about").get_attribute("lang") == "fr"
+    page.goto(f"{live_server.url}/?spec=paulista&lang=en")
+    page.wait_for_selector("#option-three_pardas", state="attached")
+    assert page.locator("#lobby-title").inner_text() == "New match"
+    assert page.locator("#option-three_pardas-about").get_attribute("lang") == "fr"

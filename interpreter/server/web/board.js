@@ -16,13 +16,48 @@ const INVITED = "";                          // the value of a seat left open fo
 const ANSWERS = { accept: "Accept", decline: "Decline", fold: "Fold", announce: "Announce", good: "Yours are good" };
 const KEYS = { accept: "a", decline: "d", fold: "f", announce: "n", good: "g" };
 
+// The lobby's own words in the player's language (the browser's, or ?lang=); the table speaks
+// English, as seed 004's board does. The rules' words (options, values, docs) come from the
+// server in the same language, as the spec's rulebook writes them.
+const LOBBY = {
+  en: {
+    title: "New match", rules: "Rules", options: "Table options", choices: "Rule interpretations",
+    choicesIntro: "Where the rulebooks disagree or say nothing, each of these picks a reading; the defaults follow this spec's rulebook.",
+    seat: "Your seat", others: "The other seats", seatN: "seat {n}", bot: "{bot} bot", invited: "a player (invitation)",
+    seed: "Seed", random: "random", deal: "Deal", bots: { heuristic: "heuristic", random: "random" },
+    noSeat: "This browser holds no seat of that match: open its invitation or seat link.",
+  },
+  es: {
+    title: "Nueva partida", rules: "Reglas", options: "Opciones de la mesa", choices: "Interpretaciones de las reglas",
+    choicesIntro: "Donde los reglamentos no coinciden o no dicen nada, cada una elige una lectura; las de fábrica siguen el reglamento de estas reglas.",
+    seat: "Tu asiento", others: "Los otros asientos", seatN: "asiento {n}", bot: "bot {bot}", invited: "un jugador (invitación)",
+    seed: "Semilla", random: "al azar", deal: "Repartir", bots: { heuristic: "heurístico", random: "al azar" },
+    noSeat: "Este navegador no tiene ningún asiento de esa partida: abrí su invitación o el enlace del asiento.",
+  },
+  fr: {
+    title: "Nouvelle partie", rules: "Règles", options: "Options de la table", choices: "Interprétations des règles",
+    choicesIntro: "Là où les règlements divergent ou se taisent, chacune choisit une lecture ; par défaut, celle du règlement de ces règles.",
+    seat: "Votre place", others: "Les autres places", seatN: "place {n}", bot: "robot {bot}", invited: "un joueur (invitation)",
+    seed: "Graine", random: "au hasard", deal: "Distribuer", bots: { heuristic: "heuristique", random: "au hasard" },
+    noSeat: "Ce navigateur n'a aucune place de cette partie : ouvrez son invitation ou le lien de la place.",
+  },
+  pt: {
+    title: "Nova partida", rules: "Regras", options: "Opções da mesa", choices: "Interpretações das regras",
+    choicesIntro: "Onde os regulamentos divergem ou se calam, cada uma escolhe uma leitura; o padrão segue o regulamento destas regras.",
+    seat: "Seu lugar", others: "Os outros lugares", seatN: "lugar {n}", bot: "robô {bot}", invited: "um jogador (convite)",
+    seed: "Semente", random: "aleatória", deal: "Distribuir", bots: { heuristic: "heurístico", random: "aleatório" },
+    noSeat: "Este navegador não tem nenhum lugar dessa partida: abra o convite ou o link do lugar.",
+  },
+};
+
 const board = {
-  match: null, seat: null, token: null, game: null, view: null, socket: null,
-  queue: [], playing: false, busy: false, latest: null,
+  match: null, seat: null, token: null, game: null, view: null, socket: null, commitment: null,
+  queue: [], rest: 0, playing: false, busy: false, latest: null,
   shown: { cards: [], done: false, win: null },       // the trick drawn on the table
   hand: null,                                          // what the hand in play has told this seat
   formats: {},                                         // hand number → its schedule format's name
   foldArmed: false,
+  release: null,                                       // moves on from a hand's result held in view
 };
 
 // -- talking to the server ---------------------------------------------------------------
@@ -53,56 +88,70 @@ function seatLink(match, token) {
 
 // -- the lobby ---------------------------------------------------------------------------
 
+// The player's language: ?lang=, else the first of the browser's that the lobby speaks.
+function lobbyLanguage() {
+  const asked = [params.get("lang"), ...(navigator.languages || [navigator.language])];
+  for (const tag of asked) {
+    const code = String(tag || "").slice(0, 2).toLowerCase();
+    if (LOBBY[code]) return code;
+  }
+  return "en";
+}
+
+const LANG = lobbyLanguage();
+const WORDS = LOBBY[LANG];
+
+function say(key, fill = {}) {
+  return WORDS[key].replace(/\{(\w+)\}/g, (_, k) => fill[k]);
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 async function lobby() {
-  const { specs, bots, client_seeds } = await api("specs");
+  document.documentElement.lang = LANG;
+  document.querySelectorAll("[data-words]").forEach((el) => { el.textContent = say(el.dataset.words); });
+  $("#seed").placeholder = say("random");
+  const { specs, bots, client_seeds } = await api(`specs?lang=${LANG}`);
   const specSelect = $("#spec");
-  for (const spec of specs) specSelect.add(new Option(`${spec.title} (${spec.name})`, spec.name));
+  for (const spec of specs) specSelect.add(new Option(spec.title, spec.name));
   $("#seed-label").hidden = !client_seeds;
   const wanted = params.get("spec");
   if (wanted) specSelect.value = wanted;
+  const current = () => specs.find((s) => s.name === specSelect.value);
   const showOptions = () => {
-    const spec = specs.find((s) => s.name === specSelect.value);
-    const box = $("#options");
-    box.querySelectorAll("label").forEach((l) => l.remove());
-    for (const option of spec.options) {
-      const label = document.createElement("label");
-      label.title = option.doc || "";
-      label.append(`${option.name.replaceAll("_", " ")} `);
-      const select = document.createElement("select");
-      select.name = option.name;
-      select.dataset.option = option.name;
-      for (const value of option.values) {
-        select.add(new Option(String(value), JSON.stringify(value), false, value === option.default));
-      }
-      select.addEventListener("change", showSeats);
-      label.append(select);
-      box.append(label);
+    const spec = current();
+    for (const [box, kind] of [["#options", "table"], ["#choices", "interpretation"]]) {
+      $(box).querySelectorAll(".option").forEach((el) => el.remove());
+      for (const option of spec.options.filter((o) => o.kind === kind)) $(box).append(optionField(option, showSeats));
     }
+    $("#options").hidden = !spec.options.some((o) => o.kind === "table");
+    $("#choices-box").hidden = !spec.options.some((o) => o.kind === "interpretation");
     showSeats();
   };
   const showSeats = () => {
-    const spec = specs.find((s) => s.name === specSelect.value);
-    const players = chosenOptions(spec).players ?? 2;
+    const players = chosenOptions(current()).players ?? 2;
     const seatSelect = $("#my-seat");
     seatSelect.replaceChildren();
-    for (let s = 0; s < players; s++) seatSelect.add(new Option(`seat ${s}`, String(s)));
+    for (let s = 0; s < players; s++) seatSelect.add(new Option(say("seatN", { n: s }), String(s)));
     showOthers();
   };
   const showOthers = () => {
     const mine = Number($("#my-seat").value);
     const box = $("#others");
-    box.querySelectorAll("label").forEach((l) => l.remove());
+    box.querySelectorAll(".option").forEach((el) => el.remove());
     for (const option of $("#my-seat").options) {
       const s = Number(option.value);
       if (s === mine) continue;
-      const label = document.createElement("label");
-      label.append(`seat ${s} `);
       const select = document.createElement("select");
       select.dataset.seat = String(s);
-      for (const bot of bots) select.add(new Option(`${bot} bot`, bot, bot === "heuristic", bot === "heuristic"));
-      select.add(new Option("a player (invitation)", INVITED));
-      label.append(select);
-      box.append(label);
+      for (const bot of bots) {
+        const words = say("bot", { bot: WORDS.bots[bot] || bot });
+        select.add(new Option(words, bot, bot === "heuristic", bot === "heuristic"));
+      }
+      select.add(new Option(say("invited"), INVITED));
+      box.append(field(`seat-${s}`, capital(say("seatN", { n: s })), select));
     }
   };
   $("#my-seat").addEventListener("change", showOthers);
@@ -110,7 +159,7 @@ async function lobby() {
   showOptions();
   $("#new-match").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const spec = specs.find((s) => s.name === specSelect.value);
+    const spec = current();
     const options = chosenOptions(spec);
     const seat = Number($("#my-seat").value);
     const bots = {};
@@ -118,7 +167,8 @@ async function lobby() {
       if (select.value !== INVITED) bots[select.dataset.seat] = select.value;
     });
     const body = { spec: spec.name, options, bots };
-    if (client_seeds && $("#seed").value !== "") body.seed = Number($("#seed").value);
+    const seed = $("#seed").value.trim();
+    if (client_seeds && seed !== "") body.seed = seed;        // its digits: a seed may pass 2**53
     try {
       const created = await api("matches", { method: "POST", body: JSON.stringify(body) });
       const invitations = { ...created.invitations };
@@ -130,6 +180,39 @@ async function lobby() {
       $("#lobby-error").textContent = err.message;
     }
   });
+}
+
+// A labelled control on a line of its own, its explanation (if any) visible under it.
+function field(id, text, control, about = null) {
+  const wrap = document.createElement("div");
+  wrap.className = "option field";
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = text;
+  control.id = id;
+  wrap.append(label, control);
+  if (about) {
+    const note = document.createElement("p");
+    note.className = "about";
+    note.id = `${id}-about`;
+    note.textContent = about.text;
+    if (about.lang !== LANG) note.lang = about.lang;      // written in another language: said so
+    control.setAttribute("aria-describedby", note.id);
+    wrap.append(note);
+  }
+  return wrap;
+}
+
+// An option of the spec: its name and values in words, its doc under it.
+function optionField(option, changed) {
+  const select = document.createElement("select");
+  select.name = option.name;
+  select.dataset.option = option.name;
+  option.values.forEach((value, k) => {
+    select.add(new Option(capital(option.words[k]), JSON.stringify(value), false, value === option.default));
+  });
+  select.addEventListener("change", changed);
+  return field(`option-${option.name}`, capital(option.label), select, option.about);
 }
 
 function chosenOptions(spec) {
@@ -183,16 +266,20 @@ function showInvitations(match) {
 async function openBoard(match) {
   const saved = loadSeat(match);
   if (!saved) {
-    $("#lobby-error").textContent = "This browser holds no seat of that match: open its invitation or seat link.";
+    $("#lobby-error").textContent = say("noSeat");
     return;
   }
   Object.assign(board, { match, seat: saved.seat, token: saved.token });
   const info = await api(`matches/${match}`);
   board.game = info.game;
+  board.commitment = info.commitment;
   board.labels = (info.game.display && info.game.display.en) || {};
+  document.documentElement.lang = "en";
   $("#lobby").hidden = true;
   $("#board").hidden = false;
+  $("#board").dataset.players = String(info.game.players);
   document.title = `${info.game.title} — seat ${board.seat}`;
+  $("#commitment").textContent = info.commitment;
   drawSignals();
   const view = await api(`matches/${match}/view`);
   // What happened before this page opened is told in the log only: no banner, no wait.
@@ -223,6 +310,7 @@ function listen(since) {
     const past = Math.max(0, Math.min(data.events.length, (board.history ?? 0) - data.seq));
     board.queue.push({ events: data.events.slice(0, past), view: null, past: true });
     board.queue.push({ events: data.events.slice(past), view: data.view, past: false });
+    showWaiting();
     play();
   });
   socket.addEventListener("close", () => {
@@ -239,6 +327,11 @@ function waiting() {
   return board.queue.reduce((n, m) => n + m.events.length, 0);
 }
 
+// How many events have arrived and wait to be shown (behind a hand's result, say): for tests and tools.
+function showWaiting() {
+  $("#board").dataset.waiting = String(board.rest + waiting());
+}
+
 // A long backlog (a reload, a tab come back) is played quicker; a finished trick is held
 // its full time whatever.
 function pause(ms, held = false) {
@@ -247,7 +340,9 @@ function pause(ms, held = false) {
 }
 
 // One message at a time, one event at a time; the message's view is drawn once its events
-// have been shown, so the board never shows a state before the events that led to it.
+// have been shown, so the board never shows a state before the events that led to it. While
+// events are shown the call bar is empty and the status line tells each event: nothing on
+// screen says "your turn" before the events that lead to it have been seen.
 async function play() {
   if (board.playing) return;
   board.playing = true;
@@ -255,9 +350,12 @@ async function play() {
   try {
     while (board.queue.length) {
       const { events, view, past } = board.queue.shift();
-      for (const event of events) {
-        if (past) tell(event, true);
-        else await show(event);
+      if (!past && events.length) playing();
+      for (let k = 0; k < events.length; k++) {
+        board.rest = events.length - k - 1;
+        showWaiting();
+        if (past) tell(events[k], true);
+        else await show(events[k], events.slice(k + 1));
       }
       if (view) {
         render(view);
@@ -267,13 +365,24 @@ async function play() {
     }
   } finally {
     board.playing = false;
+    board.rest = 0;
+    showWaiting();
     if (board.latest && board.view && board.latest.version > board.view.version) render(board.latest);
     lock();
   }
 }
 
-async function show(event) {
-  tell(event, false);
+// What says "your turn" or offers a move is cleared while the events before the next turn play.
+function playing() {
+  board.focus = focused() || board.focus;           // given back to its group once the view is drawn
+  $("#call-bar").replaceChildren();
+  $("#status").classList.remove("mine");
+  document.querySelectorAll(".to-act").forEach((el) => el.classList.remove("to-act"));
+}
+
+async function show(event, rest) {
+  const line = tell(event, false);
+  if (line) $("#status").textContent = line;
   const t = event.type;
   if (t === "deal") {
     board.shown = { cards: [], done: false, win: null };
@@ -282,11 +391,14 @@ async function show(event) {
     if (board.shown.done) board.shown = { cards: [], done: false, win: null };
     const card = event.action.startsWith("play @") ? event.card : event.card ?? (event.hidden ? null : event.action.split(" ")[1]);
     board.shown.cards.push({ seat: event.seat, card: card ?? null, covered: event.action === "cover" });
+    if (event.seat === board.seat) leaveHand(event.action);
     drawTrick();
     await pause(STEP_MS);
   } else if (t === "trick") {
     board.shown.win = event.seat;
+    board.shown.result = event.winner === null ? "Tie" : side(event.winner);
     board.shown.finished = `${board.hand ? board.hand.number : 0}.${event.number}`;
+    markStrip(event.number, board.shown.result);
     drawTrick();
     await pause(HOLD_MS, true);
     board.shown.done = true;
@@ -299,8 +411,10 @@ async function show(event) {
     await banner(`${who(event.seat)}: ${name("good")}`);
   } else if (t === "contest_won") {
     await banner(`${name(event.contest)}: ${who(event.seat)}, ${event.value}`);
-  } else if (t === "hand_over") {
-    await banner(event.winner === null ? "Hand over: nobody scores" : `Hand over: ${side(event.winner)} take the hand`);
+  } else if (t === "score") {
+    drawScore({ ...board.view.observation, score: event.score });
+  } else if (t === "hand_over" && !rest.some((e) => e.type === "match_over")) {
+    await holdResult();
   } else if (t === "match_over") {
     await banner(event.winner === board.game.team_of[board.seat] ? "You win the match!" : "They win the match");
   }
@@ -317,19 +431,122 @@ async function banner(text) {
   el.hidden = true;
 }
 
-// -- the log and the end-of-hand summary -------------------------------------------------
-
-function newHand(number) {
-  board.hand = { number, tricks: [], counts: {}, won: [], points: [], shown: [] };
+// The card just played leaves the hand as it lands on the table.
+function leaveHand(action) {
+  const arg = action.split(" ")[1] || "";
+  const el = arg.startsWith("@") ? document.querySelector(`#hand [data-action="${CSS.escape(action)}"]`)
+    : document.querySelector(`#hand .face[data-card="${CSS.escape(arg)}"]`);
+  if (el) (el.closest(".in-hand") || el.closest("button")).remove();
 }
 
-// Every event is written to the log and to the hand's summary, replayed or live.
+// -- a hand's result, held in view until the player moves on -----------------------------
+
+function openSheet(over) {
+  const sheet = $("#result");
+  $("#next-hand").hidden = over;
+  $("#over").hidden = !over;
+  $("#board").dataset.held = over ? "match" : "hand";
+  if (!sheet.open) sheet.show();
+}
+
+function holdResult() {
+  openSheet(false);
+  $("#next-hand").focus({ preventScroll: true });
+  return new Promise((resolve) => { board.release = resolve; });
+}
+
+function nextHand() {
+  $("#result").close();
+  delete $("#board").dataset.held;
+  const release = board.release;
+  board.release = null;
+  if (release) release();
+}
+
+// -- the log, the hand's story and its summary -------------------------------------------
+
+function newHand(number) {
+  board.hand = { number, tricks: [], counts: {}, won: [], points: [], shown: [], threads: new Map(), answer: null,
+    contest: null, winner: undefined };
+}
+
+// The hand's calls and answers, one line per ladder or contest: who called, who answered, what
+// it is worth now and who may raise it.
+function thread(call) {
+  const h = board.hand;
+  const contest = board.game.contests.find((c) => c.name === call || c.calls.includes(call));
+  const key = contest ? contest.name : "stake";
+  if (contest) h.contest = key;
+  if (!h.threads.has(key)) h.threads.set(key, { label: name(contest ? contest.name : board.game.ladder[0]), steps: [], outcome: "" });
+  return h.threads.get(key);
+}
+
+function raiser(call, team) {
+  const ladder = board.game.ladder;
+  const next = ladder[ladder.indexOf(call) + 1];
+  if (!next) return "no raise is left";
+  if (board.game.raise_by === "any") return `either side may raise to ${name(next)}`;
+  return `only ${team === board.game.team_of[board.seat] ? "your side" : "their side"} may raise to ${name(next)}`;
+}
+
+function story(event) {
+  const h = board.hand;
+  const t = event.type;
+  if (t === "action") {
+    const verb = event.action.split(" ")[0];
+    if (verb === "accept" || verb === "decline") h.answer = event.seat;
+    else if (board.game.ladder.includes(verb) || board.game.contests.some((c) => c.calls.includes(verb))) {
+      const th = thread(verb);
+      th.steps.push(`${who(event.seat)} ${th.steps.length ? "raised to" : "called"} ${name(verb)}`);
+      th.outcome = "";                            // waiting for its answer
+    }
+  } else if (t === "accepted") {
+    const th = thread(event.call);
+    if (h.answer !== null) th.steps.push(`${who(h.answer)} accepted`);
+    if (event.worth !== undefined) th.outcome = `worth ${event.worth}; ${raiser(event.call, event.team)}`;
+    h.answer = null;
+  } else if (t === "declined") {
+    thread(event.call).steps.push(`${who(event.seat)} declined`);
+    h.answer = null;
+  } else if (t === "announce") {
+    thread(event.contest).steps.push(`${who(event.seat)} ${event.value}`);
+  } else if (t === "good" && h.contest) {
+    thread(h.contest).steps.push(`${who(event.seat)}: ${name("good").toLowerCase()}`);
+  } else if (t === "contest_won") {
+    thread(event.contest).outcome = `${who(event.seat)} won with ${event.value}`;
+  } else if (t === "contest_tied") {
+    thread(event.contest).outcome = "tied";
+  } else if (t === "wiped") {
+    thread(event.contest).outcome = `wiped by ${name(event.by)}`;
+  } else if (t === "score" && h.threads.has(event.reason)) {
+    const th = h.threads.get(event.reason);
+    th.outcome = `${th.outcome ? `${th.outcome}; ` : ""}${side(event.team)} +${event.points}`;
+  } else return;
+  drawStory();
+}
+
+function drawStory() {
+  const box = $("#story");
+  box.replaceChildren();
+  for (const [key, th] of board.hand.threads) {
+    const li = document.createElement("li");
+    li.dataset.thread = key;
+    const title = document.createElement("strong");
+    title.textContent = `${th.label}: `;
+    li.append(title, [th.steps.join(", "), th.outcome].filter(Boolean).join(" — "));
+    box.append(li);
+  }
+}
+
+// Every event is written to the log, the hand's story and its summary, replayed or live;
+// the log's line is returned (the status line tells it while the event is shown).
 function tell(event, past) {
   let line = null;
   const t = event.type;
   if (!board.hand && t !== "deal") newHand(board.view ? board.view.observation.hand_number : 1);
   if (t === "deal") {
     newHand(event.hand);
+    drawStory();
     line = `Hand ${event.hand}: ${who(event.dealer)} dealt${event.turned ? `, turned ${cardName(event.turned)}` : ""}`;
     if (event.format) board.formats[event.hand] = event.format;
     const duelLine = duel(event.hand, event.playing || []);
@@ -364,30 +581,44 @@ function tell(event, past) {
     board.hand.points.push(event);
     board.lastScore = event;
   } else if (t === "hand_over") {
-    line = `Hand over: ${event.winner === null ? "nobody scores" : `${side(event.winner)} take the hand`}`;
-    summarize();
+    line = `Hand over: ${taken(event.winner)}`;
+    board.hand.winner = event.winner;
+    summarize(event.score);
   } else if (t === "match_over") {
-    line = `Match over: ${side(event.winner)} win ${event.score.join("–")}`;
-    summarize();
-    board.ended = event;
+    line = `Match over: ${side(event.winner)} win ${winnerFirst(event.score, event.winner)}`;
+    summarize(event.score);
   }
+  story(event);
   if (line) {
     const item = document.createElement("li");
     item.textContent = line;
     $("#log").append(item);
   }
+  return line;
 }
 
-// The hand just played, in words: its tricks, what each contest was worth to whom, the points.
-function summarize() {
+function taken(winner) {
+  return winner === null ? "nobody scores" : `${side(winner)} take the hand`;
+}
+
+// A score as it is said, the winner's points first: 30–12.
+function winnerFirst(score, winner) {
+  return [winner, ...score.map((_, t) => t).filter((t) => t !== winner)].map((t) => score[t]).join("–");
+}
+
+// The hand just played, in words: who took it, its tricks, what each contest was worth to
+// whom, the cards the rules show, the points and the score.
+function summarize(score) {
   const h = board.hand;
   if (!h) return;
   const box = $("#summary");
   box.replaceChildren();
   const title = document.createElement("h2");
+  title.id = "summary-title";
   title.textContent = `Hand ${h.number}`;
   const list = document.createElement("ul");
   const add = (text) => { const li = document.createElement("li"); li.textContent = text; list.append(li); };
+  if (h.winner !== undefined) add(capital(taken(h.winner)));
   add(`Tricks: ${h.tricks.join(", ") || "none played"}`);
   for (const won of h.won) {
     const said = Object.entries(h.counts).map(([s, v]) => `${who(Number(s))} ${v}`).join(", ");
@@ -406,8 +637,11 @@ function summarize() {
   }
   const by = h.points.map((p) => `${side(p.team)} +${p.points} ${name(p.reason).toLowerCase()}`);
   add(`Points: ${by.join(", ") || "none"}`);
+  if (score) {
+    const mine = board.game.team_of[board.seat];
+    add(`Score: Us ${score[mine]}, Them ${score.filter((_, t) => t !== mine).join(", ")}`);
+  }
   box.append(title, list);
-  box.hidden = false;
 }
 
 // -- words -------------------------------------------------------------------------------
@@ -419,8 +653,7 @@ function name(word, kind = "calls") {
   const own = labels[kind] && labels[kind][word];
   if (own) return own;
   if (ANSWERS[word]) return ANSWERS[word];
-  const words = String(word).replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return capital(String(word).replaceAll("_", " "));
 }
 
 // What a button does, in words: a truco call with the worth it asks for, an announcement
@@ -450,7 +683,7 @@ function duel(hand, playing) {
   if (!playing.length || playing.length >= board.game.players) return "";
   const format = (board.formats[hand] || "one against one").replaceAll("_", " ");
   const pair = playing.map(who).join(" against ");
-  return `${format[0].toUpperCase()}${format.slice(1)}: ${pair}${playing.includes(board.seat) ? "" : "; you sit this hand out"}`;
+  return `${capital(format)}: ${pair}${playing.includes(board.seat) ? "" : "; you sit this hand out"}`;
 }
 
 function side(team) {
@@ -514,7 +747,8 @@ function cardBack() {
 
 function render(view) {
   if (board.view && view.version < board.view.version) return;     // a late answer: keep the newer view
-  const focus = focused();
+  const focus = focused() || board.focus;
+  board.focus = null;
   board.view = view;
   const obs = view.observation;
   if (!board.hand || board.hand.number !== obs.hand_number) newHand(obs.hand_number);
@@ -523,13 +757,15 @@ function render(view) {
   drawTurned(obs);
   drawSeats(obs);
   drawStrip(obs);
+  drawMe(obs);
   drawHand(obs);
   drawCalls(obs);
   drawStatus(obs);
+  drawStory();
   showInvitations(board.match);
   if (obs.match_over) {
-    $("#over").hidden = false;
     $("#over-text").textContent = endText(obs);
+    openSheet(true);
   }
   restore(focus);
 }
@@ -538,7 +774,7 @@ function endText(obs) {
   const won = obs.winner === obs.team;
   const last = board.lastScore;
   const why = last && last.team === obs.winner ? ` ${side(last.team)} reached ${obs.target} with ${name(last.reason).toLowerCase()} (+${last.points}).` : "";
-  return `${won ? "You win" : "They win"} the match, ${obs.score[obs.team]}–${obs.score[1 - obs.team]}.${why}`;
+  return `${won ? "You win" : "They win"} the match, ${winnerFirst(obs.score, obs.winner)}.${why}`;
 }
 
 // Keeping the focus where it was across a redraw: the same action's button, or the first
@@ -609,6 +845,18 @@ function position(seat, players) {
   return (seat - board.seat + players) % players;
 }
 
+// What a seat is this hand: partner, bot or invited, dealer, lead, sitting out, facing you.
+function seatTags(seat, obs) {
+  const out = !obs.playing.includes(seat);
+  const mine = seat === board.seat;
+  const { bot, claimed } = seatOf(seat);
+  const partner = !mine && board.game.team_of[seat] === board.game.team_of[board.seat];
+  const faces = !mine && !out && obs.playing.length === 2 && obs.playing.includes(board.seat);
+  return [partner ? "partner" : "", !mine && bot ? bot : !mine && !claimed ? "invited" : "",
+    seat === obs.dealer ? (mine ? "you deal" : "deals") : "", seat === obs.mano ? (mine ? "you lead" : "leads") : "",
+    out ? "sits out" : "", faces ? "faces you" : ""].filter(Boolean);
+}
+
 function drawSeats(obs) {
   const box = $("#seats");
   box.replaceChildren();
@@ -618,25 +866,27 @@ function drawSeats(obs) {
     el.className = `seat pos-${obs.players}-${position(seat, obs.players)}`;
     el.dataset.seat = String(seat);
     if (obs.to_act === seat) el.classList.add("to-act");
-    const out = !obs.playing.includes(seat);
-    const faces = !out && obs.playing.length === 2 && obs.playing.includes(board.seat);
-    if (out) el.classList.add("sits-out");
+    if (!obs.playing.includes(seat)) el.classList.add("sits-out");
     const nameEl = document.createElement("div");
     nameEl.className = "who";
-    const { bot, claimed } = seatOf(seat);
-    const partner = board.game.team_of[seat] === board.game.team_of[board.seat];
     nameEl.textContent = `Seat ${seat}`;
-    const tags = [partner ? "partner" : "", bot ? bot : claimed ? "" : "invited", seat === obs.dealer ? "deals" : "", seat === obs.mano ? "leads" : "",
-      out ? "sits out" : "", faces ? "faces you" : ""].filter(Boolean);
     const tag = document.createElement("div");
     tag.className = "tags";
-    tag.textContent = tags.join(" · ");
+    tag.textContent = seatTags(seat, obs).join(" · ");
     const cards = document.createElement("div");
     cards.className = "cards";
     for (let k = 0; k < obs.hand_sizes[seat]; k++) cards.append(cardBack());
     el.append(nameEl, tag, cards);
     box.append(el);
   }
+}
+
+// The seat's own name and tags, beside its hand: it deals or leads like any other seat.
+function drawMe(obs) {
+  const me = $("#me");
+  me.classList.toggle("to-act", obs.to_act === board.seat);
+  me.querySelector(".who").textContent = `You · seat ${board.seat}`;
+  me.querySelector(".tags").textContent = seatTags(board.seat, obs).join(" · ");
 }
 
 function seatOf(seat) {
@@ -660,6 +910,10 @@ function drawTrick() {
   if (board.shown.finished) box.dataset.finished = board.shown.finished;       // hand.trick, for tests
   else delete box.dataset.finished;
   box.classList.toggle("tie", Boolean(board.shown.finished) && win === null);
+  const mark = $("#trick-mark");                     // who took the trick just finished, or Tie
+  mark.hidden = !(board.shown.finished && cards.length);
+  mark.textContent = board.shown.result || "";
+  mark.dataset.result = board.shown.result || "";
   for (const played of cards) {
     const el = document.createElement("div");
     el.className = `played pos-${obs.players}-${position(played.seat, obs.players)}`;
@@ -680,13 +934,18 @@ function drawStrip(obs) {
   const count = Math.max(board.game.hand_size, obs.tricks.length);
   for (let k = 0; k < count; k++) {
     const el = document.createElement("span");
-    const result = obs.tricks[k];
-    const text = result === undefined ? "–" : result === "tie" ? "Tie" : side(result);
-    el.className = `trick ${result === undefined ? "open" : text.toLowerCase()}`;
-    el.dataset.result = text;
-    el.textContent = `${k + 1}: ${text}`;
     box.append(el);
+    const result = obs.tricks[k];
+    markStrip(k + 1, result === undefined ? "–" : result === "tie" ? "Tie" : side(result));
   }
+}
+
+function markStrip(number, text) {
+  const el = $("#trick-strip").children[number - 1];
+  if (!el) return;
+  el.className = `trick ${text === "–" ? "open" : text.toLowerCase()}`;
+  el.dataset.result = text;
+  el.textContent = `${number}: ${text}`;
 }
 
 function cardButton(action, content, text) {
@@ -718,6 +977,7 @@ function drawHand(obs) {
   faceDown.hidden = !canCover;
   if (!canCover) setFaceDown(false);
   const down = faceDown.getAttribute("aria-pressed") === "true";
+  let ranked = false;
   if (obs.hand === null) {                  // a blind hand: play by position
     obs.legal.filter((a) => a.startsWith("play @")).forEach((action, k) => {
       const button = cardButton(action, cardBack(), `card ${action.slice(6)} (key ${k + 1})`);
@@ -740,8 +1000,9 @@ function drawHand(obs) {
         rank.className = "rank";
         rank.dataset.rank = String(place);
         rank.textContent = String(place);
-        rank.title = "its place in the trick order, 1 the highest";
+        rank.setAttribute("aria-hidden", "true");
         wrap.append(rank);
+        ranked = true;
       }
       box.append(wrap);
     });
@@ -756,6 +1017,12 @@ function drawHand(obs) {
     el.dataset.value = valueName;
     el.textContent = first && valueName === first.value ? `Points ${value}` : `${name(valueName, "values")} ${value}`;
     points.append(el);
+  }
+  if (ranked) {                             // the numbers under the cards, explained where they are seen
+    const legend = document.createElement("span");
+    legend.className = "rank-legend";
+    legend.textContent = "Under each card: its rank in the trick order, 1 the highest";
+    points.append(legend);
   }
 }
 
@@ -791,19 +1058,24 @@ function drawCalls(obs) {
   }
 }
 
+// Whose turn it is, in one line: yours (and what you are asked), or which seat's.
 function drawStatus(obs) {
   let text = "";
   if (obs.match_over) text = "The match is over.";
   else if (obs.count) {
     const said = obs.count.announced.map((a) => `${who(a.seat)} ${a.value === null ? name("good").toLowerCase() : a.value}`);
-    text = `Counting ${name(obs.count.contest)}: ${said.join(", ") || "nobody has spoken"}; ${who(obs.count.next)} to speak.`;
+    const next = obs.count.next === board.seat ? "your turn to speak" : `${who(obs.count.next)} to speak`;
+    text = `Counting ${name(obs.count.contest)}: ${said.join(", ") || "nobody has spoken"}; ${next}.`;
   } else if (obs.pending) {
-    text = `${who(obs.pending.by)} called ${name(obs.pending.call)}; ${who(obs.pending.answerer)} to answer.`;
+    const answer = obs.pending.answerer === board.seat ? "your turn to answer" : `${who(obs.pending.answerer)} to answer`;
+    text = `${who(obs.pending.by)} called ${name(obs.pending.call)}; ${answer}.`;
   } else if (obs.to_act !== null) {
     text = obs.to_act === board.seat ? "Your turn." : `${who(obs.to_act)} to play.`;
   }
   const duelLine = duel(obs.hand_number, obs.playing);
-  $("#status").textContent = `${duelLine ? `${duelLine}. ` : ""}${text} Hand ${obs.hand_number}, worth ${obs.hand_worth}.`;
+  const status = $("#status");
+  status.textContent = `${duelLine ? `${duelLine}. ` : ""}${text} Hand ${obs.hand_number}, worth ${obs.hand_worth}.`;
+  status.classList.toggle("mine", obs.to_act === board.seat);
 }
 
 // -- acting ------------------------------------------------------------------------------
@@ -892,19 +1164,34 @@ document.addEventListener("keydown", (event) => {
   button.click();
 });
 
-// -- start -------------------------------------------------------------------------------
+// -- the replay log ----------------------------------------------------------------------
 
-$("#face-down").addEventListener("click", () => {
-  setFaceDown($("#face-down").getAttribute("aria-pressed") !== "true");
-  drawHand(board.view.observation);
-});
-$("#replay").addEventListener("click", async () => {
-  const log = await api(`matches/${board.match}/log`);
+async function sha256(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Whether the revealed seed and salt hash to the commitment this board was given when it
+// opened the match: the deal was fixed before anyone joined. (Browsers hash only on secure
+// pages, such as a loopback address or https; elsewhere the board says how to check.)
+async function verify(log) {
+  if (!(window.crypto && crypto.subtle)) return ["unchecked", `check it: SHA-256 of "${log.seed}:${log.salt}" must be the commitment`];
+  const digest = await sha256(`${log.seed}:${log.salt}`);
+  if (digest === board.commitment && digest === log.commitment) {
+    return ["yes", "SHA-256 of seed:salt is the commitment published when the match was made: the deal was fixed before anyone joined"];
+  }
+  return ["no", `SHA-256 of seed:salt is ${digest}, not the commitment published when the match was made`];
+}
+
+async function showReplay() {
+  const log = await api(`matches/${board.match}/log`);         // the seed arrives as its digits: exact
   const box = $("#replay-log");
   box.replaceChildren();
+  const [verified, check] = await verify(log);
   const facts = document.createElement("dl");
   for (const [term, value] of [["Rules", `${log.spec} ${JSON.stringify(log.options)}`], ["Seed", log.seed],
-    ["Salt", log.salt], ["Commitment", log.commitment], ["Final score", log.score.join("–")]]) {
+    ["Salt", log.salt], ["Commitment", log.commitment], ["Check", check],
+    ["Final score", `${side(log.winner)} win ${winnerFirst(log.score, log.winner)}`]]) {
     const dt = document.createElement("dt");
     dt.textContent = term;
     const dd = document.createElement("dd");
@@ -924,9 +1211,19 @@ $("#replay").addEventListener("click", async () => {
   file.className = "button-link";
   box.dataset.seed = String(log.seed);
   box.dataset.actions = String(log.actions.length);
+  box.dataset.verified = verified;
   box.append(facts, file, moves);
   box.hidden = false;
+}
+
+// -- start -------------------------------------------------------------------------------
+
+$("#face-down").addEventListener("click", () => {
+  setFaceDown($("#face-down").getAttribute("aria-pressed") !== "true");
+  drawHand(board.view.observation);
 });
+$("#next-hand").addEventListener("click", nextHand);
+$("#replay").addEventListener("click", showReplay);
 $("#signal-send").addEventListener("click", signal);
 
 function route() {
