@@ -10,6 +10,7 @@ and the conformance suite cannot disagree.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,16 +229,36 @@ def _card_facts(game: Game) -> list[Example]:
 
 
 def _value_facts(game: Game) -> list[Example]:
-    from interpreter.designer.rulebook import _examples
     turned = next(iter(game.strength)) if game.turns_card else None
     out = []
     for v in game.spec.values:
-        for hand, value in _examples(game, v.name, turned):
+        for hand, value in value_hands(game, v.name, turned):
             facts: dict[str, Any] = {"value_of": {"name": v.name, "hand": hand.split(), "value": value}}
             if turned is not None:
                 facts["vira"] = game.cards.ids[turned]
             out.append(Example(f"values:{v.name}", "values.example", facts=facts))
     return out
+
+
+def value_hands(game: Game, name: str, turned: int | None) -> list[tuple[str, int | None]]:
+    """Hands that show a value's range: the best and worst of a sample, and one that does
+    not hold it when a hand may not."""
+    table = game.values[name]
+    rng = random.Random(0)
+    codes = [c for c in range(len(game.cards)) if c != turned]
+    seen: dict[tuple[int, ...], int | None] = {}
+    for _ in range(400):
+        hand = tuple(sorted(rng.sample(codes, game.hand_size)))
+        seen[hand] = table(hand, turned)
+    held = {h: v for h, v in seen.items() if v is not None}
+    picks: list[tuple[int, ...]] = []
+    if held:
+        ordered = sorted(held, key=lambda h: (held[h], h))
+        picks += [ordered[-1], ordered[len(ordered) // 2], ordered[0]]
+    missing = [h for h, v in seen.items() if v is None]
+    picks += missing[:1]
+    ids = game.cards.ids
+    return [(" ".join(ids[c] for c in h), seen[h]) for h in dict.fromkeys(picks)]
 
 
 def case_file(game: Game, spec_ref: str, found: Sequence[Example], titles: Sequence[str]) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import functools
 import html
-import random
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from rulespec.ir import Cited, Contest, Formula, OptionDecl, Spec, Wording
 from rulespec.prose import Prose, fold
 from rulespec.rulebook_i18n import Catalog, catalog
 
-from interpreter.designer.examples import Example, case_file, examples, write_cases
+from interpreter.designer.examples import Example, case_file, examples, value_hands, write_cases
 from interpreter.designer.payoffs import Chain, Payoffs, payoffs, show
 from interpreter.engine.game import Game, load_game
 
@@ -487,27 +486,6 @@ def _card_order(book: Book) -> Iterator[Block]:
     yield from book.cite(spec.ranking.cited)
 
 
-def _examples(game: Game, name: str, turned: int | None) -> list[tuple[str, int | None]]:
-    """Hands that show a value's range: the best and worst of a sample, and one that does
-    not hold it when a hand may not."""
-    table = game.values[name]
-    rng = random.Random(0)
-    codes = [c for c in range(len(game.cards)) if c != turned]
-    seen: dict[tuple[int, ...], int | None] = {}
-    for _ in range(400):
-        hand = tuple(sorted(rng.sample(codes, game.hand_size)))
-        seen[hand] = table(hand, turned)
-    held = {h: v for h, v in seen.items() if v is not None}
-    picks: list[tuple[int, ...]] = []
-    if held:
-        ordered = sorted(held, key=lambda h: (held[h], h))
-        picks += [ordered[-1], ordered[len(ordered) // 2], ordered[0]]
-    missing = [h for h, v in seen.items() if v is None]
-    picks += missing[:1]
-    ids = game.cards.ids
-    return [(" ".join(ids[c] for c in h), seen[h]) for h in dict.fromkeys(picks)]
-
-
 def _values(book: Book) -> Iterator[Block]:
     t, game = book.t, book.game
     spec = game.spec
@@ -525,7 +503,7 @@ def _values(book: Book) -> Iterator[Block]:
         yield Para(t("values.examples.turned", card=game.cards.ids[turned]) if turned is not None
                    else t("values.examples"))
         rows = tuple((hand, t("values.none") if value is None else str(value))
-                     for hand, value in _examples(game, v.name, turned))
+                     for hand, value in value_hands(game, v.name, turned))
         yield Grid((t("values.hand"), name), rows)
         yield Para(t("example.values.checked"))
         book.shown += [(ex, f"{len(book.articles)}. {name}: {' '.join(ex.facts['value_of']['hand'])}")

@@ -22,7 +22,7 @@ from rulespec.load import bundled_names
 
 from interpreter.designer.lsp.analysis import Analysis, value_at
 from interpreter.designer.lsp.context import KEY, Context, context_at, flow_start
-from interpreter.designer.lsp.features import _deck, _game, _item, calls_of
+from interpreter.designer.lsp.known import calls_of, deck_items, game_of, item
 from interpreter.designer.replay import CASE_KEYS, EXPECT_KEYS, FACTS, FILE_KEYS, REJECT_KEYS
 
 KEYS: dict[tuple[str, ...], tuple[str, ...]] = {
@@ -109,7 +109,7 @@ def completion(a: Analysis, line: int, char: int) -> Iterator[lsp.CompletionItem
     if step:        # a seat's action, read from its line (a flow left open above may hide it)
         yield from _action(a, step.group(1), seat=True)
     elif ctx.key in ("hands", "vira", "hand", "beats", "ties") or _CARDS.search(joined):
-        yield from _deck(a, "cards_only")
+        yield from deck_items(a, "cards_only")
     elif ctx.key is None:
         yield from _keys(a, ctx, lines, line, joined)
     else:
@@ -123,12 +123,12 @@ def _keys(a: Analysis, ctx: Context, lines: list[str], line: int, joined: str) -
         for option in a.options:
             if option.name not in present:
                 values = ", ".join(_shown(v) for v in option.values)
-                yield _item(option.name, lsp.CompletionItemKind.Variable, f"option ({values})",
+                yield item(option.name, lsp.CompletionItemKind.Variable, f"option ({values})",
                             insert=f"{option.name}: ")
         return
     for key in KEYS.get(ctx.path, ()):
         if key not in present:
-            yield _item(key, lsp.CompletionItemKind.Property, WHAT.get(ctx.path, "a key of a fact"),
+            yield item(key, lsp.CompletionItemKind.Property, WHAT.get(ctx.path, "a key of a fact"),
                         insert=f"{key}: ")
 
 
@@ -163,28 +163,28 @@ def _values(a: Analysis, ctx: Context, lines: list[str], line: int, before: str)
     if ctx.path in OPTIONS:
         option = next((o for o in a.options if o.name == key), None)
         for v in option.values if option is not None else ():
-            yield _item(_shown(v), lsp.CompletionItemKind.EnumMember, f"a value of {key}")
+            yield item(_shown(v), lsp.CompletionItemKind.EnumMember, f"a value of {key}")
     elif ctx.path == () and key == "spec":
         for name in bundled_names():
-            yield _item(name, lsp.CompletionItemKind.Module, "a bundled spec")
+            yield item(name, lsp.CompletionItemKind.Module, "a bundled spec")
         for path in _specs_beside(a.path):
-            yield _item(path.name, lsp.CompletionItemKind.File, "a spec file beside this one")
+            yield item(path.name, lsp.CompletionItemKind.File, "a spec file beside this one")
     elif key == "dealer" or key == "to_act":
         yield from _seats(a, line, "")
         if key == "to_act":
-            yield _item("null", lsp.CompletionItemKind.EnumMember, "nobody is to act")
+            yield item("null", lsp.CompletionItemKind.EnumMember, "nobody is to act")
     elif key == "winner" or (key == "tricks" and ctx.in_list):
-        game = _game(a)
+        game = game_of(a)
         for team in range(game.teams if game is not None else 2):
-            yield _item(str(team), lsp.CompletionItemKind.EnumMember, f"team {team}")
-        yield _item("null" if key == "winner" else "tie", lsp.CompletionItemKind.EnumMember,
+            yield item(str(team), lsp.CompletionItemKind.EnumMember, f"team {team}")
+        yield item("null" if key == "winner" else "tie", lsp.CompletionItemKind.EnumMember,
                     "no winner yet" if key == "winner" else "a tied trick")
     elif key in ("hand_over", "match_over"):
-        yield from (_item(v, lsp.CompletionItemKind.EnumMember) for v in ("true", "false"))
+        yield from (item(v, lsp.CompletionItemKind.EnumMember) for v in ("true", "false"))
     elif key == "name" and ctx.path == ("cases", "value_of"):
-        game = _game(a)
+        game = game_of(a)
         for name in game.values if game is not None else ():
-            yield _item(name, lsp.CompletionItemKind.EnumMember, "a hand value of the spec")
+            yield item(name, lsp.CompletionItemKind.EnumMember, "a hand value of the spec")
     elif key in LEGAL and ctx.in_list:
         written = re.search(r"[\[,]\s*([^,\[\]]*)$", before)      # the action, its spaces kept
         yield from _action(a, written.group(1).lstrip(" \"'") if written else text, seat=False)
@@ -197,7 +197,7 @@ def _values(a: Analysis, ctx: Context, lines: list[str], line: int, before: str)
             yield from _seats(a, line, " ")
         if key == "actions" and re.fullmatch(r"[a-z]*", text):
             for step in ("expect", "reject"):
-                yield _item(step, lsp.CompletionItemKind.Property, "a step", insert=f"{step}: ")
+                yield item(step, lsp.CompletionItemKind.Property, "a step", insert=f"{step}: ")
         yield from _action(a, text, seat=True)
 
 
@@ -219,14 +219,14 @@ def _action(a: Analysis, text: str, seat: bool) -> Iterator[lsp.CompletionItem]:
     """After an action's seat (or where an action is written without one, as in `legal`):
     the spec's verbs, its aliases and calls; after `play`/`cover`, its cards."""
     if _CARD_ARGUMENT.match(text):
-        yield from _deck(a, "cards_only")
+        yield from deck_items(a, "cards_only")
         return
     if seat and not _VERB.match(text):
         return
-    game = _game(a)
+    game = game_of(a)
     verbs = sorted(game.verbs) + (list(game.aliases) if seat else []) if game is not None else []
     for verb in dict.fromkeys(verbs + list(calls_of(a))):
-        yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb or call of the spec",
+        yield item(verb, lsp.CompletionItemKind.Keyword, "a verb or call of the spec",
                     insert=f"{verb} " if verb in CARD_VERBS else None)
 
 
@@ -235,7 +235,7 @@ def _seats(a: Analysis, line: int, after: str) -> Iterator[lsp.CompletionItem]:
     or the spec's default)."""
     players = _players(a, line)
     for seat in range(players):
-        yield _item(str(seat), lsp.CompletionItemKind.EnumMember,
+        yield item(str(seat), lsp.CompletionItemKind.EnumMember,
                     f"seat {seat}" + (" (the mano, with the default dealer)" if seat == 0 else ""),
                     insert=f"{seat}{after}")
 
@@ -251,7 +251,7 @@ def _players(a: Analysis, line: int) -> int:
         players = value_at(options, ("players",)) if isinstance(options, dict) else None
         if isinstance(players, int) and players > 0:
             return players
-    game = _game(a)
+    game = game_of(a)
     return game.num_players if game is not None else 2
 
 

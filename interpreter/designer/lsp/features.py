@@ -33,9 +33,19 @@ from rulespec.vocabulary import (
 )
 from rulespec.yamlload import Located, load_yaml
 
-from interpreter.designer.lsp import refs
+from interpreter.designer.lsp import cases, refs
 from interpreter.designer.lsp.analysis import ENGINE_ERRORS, Analysis, value_at, word_at
 from interpreter.designer.lsp.context import KEY, Context, context_at
+from interpreter.designer.lsp.known import (
+    calls_of,
+    cards_of,
+    deck_items,
+    game_of,
+    item,
+    options_of,
+    ranks_of,
+    spec_data,
+)
 
 PROSE_KEYS = ("source", "note", "doc", "title")
 ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*", "calls"), ("values",),
@@ -91,50 +101,6 @@ def _docs(node: Any) -> str:
 # -- names of the spec ----------------------------------------------------------------------
 
 
-def _data(a: Analysis) -> dict[str, Any]:
-    for t in (a.tree, a.own, a.base):       # a buffer broken from its opening: its base's names
-        if t is not None and isinstance(t.data, dict):
-            return t.data
-    return {}
-
-
-def calls_of(a: Analysis) -> dict[str, tuple]:
-    """Every call name and the path of its declaration."""
-    data = _data(a)
-    out: dict[str, tuple] = {}
-    for name in value_at(data, ("stakes", "calls")) or {}:
-        out.setdefault(name, ("stakes", "calls", name))
-    for contest, node in (data.get("contests") or {}).items():
-        if isinstance(node, dict) and isinstance(node.get("calls"), dict):
-            for name in node["calls"]:
-                out.setdefault(name, ("contests", contest, "calls", name))
-    return out
-
-
-def options_of(a: Analysis) -> dict[str, dict[str, Any]]:
-    opts = _data(a).get("options") or {}
-    return {k: v for k, v in opts.items() if isinstance(v, dict)}
-
-
-def cards_of(a: Analysis) -> tuple[str, ...]:
-    """The deck's card ids; while the spec does not build, its written ranks by its suits."""
-    if a.spec is not None:
-        return a.spec.deck.cards
-    return tuple(r + s for r in ranks_of(a) for s in suits_of(a))
-
-
-def ranks_of(a: Analysis) -> tuple[str, ...]:
-    if a.spec is not None:
-        return a.spec.deck.ranks
-    return tuple(str(r) for r in value_at(_data(a), ("deck", "ranks")) or [])
-
-
-def suits_of(a: Analysis) -> tuple[str, ...]:
-    if a.spec is not None:
-        return a.spec.deck.suits
-    return tuple(str(s) for s in value_at(_data(a), ("deck", "suits")) or [])
-
-
 CARD_VALUE = "#/$defs/cardValue"
 RANK_KEYED = (("deck", "points"), ("turned", "trumps", "points"))
 """Mappings keyed by the deck's ranks."""
@@ -175,7 +141,7 @@ def _card_valued(a: Analysis, option: str, typing: str) -> bool:
     (its values and default, in this file and its base) is a card or a rank of the deck. An
     option with no value known yet may be one, so its first value completes the deck too."""
     known: list[Any] = []
-    for data in (_data(a), a.base.data if a.base is not None else None):
+    for data in (spec_data(a), a.base.data if a.base is not None else None):
         node = value_at(data, ("options", option))
         if isinstance(node, dict):
             known += [v for v in node.get("values") or [] if v is not None]
@@ -186,7 +152,7 @@ def _card_valued(a: Analysis, option: str, typing: str) -> bool:
 
 def declarations(a: Analysis, word: str) -> list[tuple]:
     """The paths declaring a name: a call, an option, a contest, a hand value, an option value."""
-    data = _data(a)
+    data = spec_data(a)
     out: list[tuple] = []
     calls = calls_of(a)
     if word in calls:
@@ -204,16 +170,8 @@ def declarations(a: Analysis, word: str) -> list[tuple]:
 # -- completion -----------------------------------------------------------------------------
 
 
-def _item(label: str, kind: lsp.CompletionItemKind, detail: str = "", doc: str = "",
-          insert: str | None = None) -> lsp.CompletionItem:
-    return lsp.CompletionItem(label=label, kind=kind, detail=detail or None,
-                              documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
-                              insert_text=insert)
-
-
 def completion(a: Analysis, line: int, char: int) -> list[lsp.CompletionItem]:
     if a.case:
-        from interpreter.designer.lsp import cases  # it completes from this module's helpers
         return list(cases.completion(a, line, char))
     ctx = context_at(a.text, line, char)
     if ctx.key is None:
@@ -226,8 +184,8 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     present = (set(present) if isinstance(present, dict) else set()) | set(ctx.written)
     place = card_place(a, ctx)
     if place is not None:
-        yield from (_item(i.label, lsp.CompletionItemKind.Constant, i.detail or "", insert=f"{i.label}: ")
-                    for i in _deck(a, place) if i.label not in present)
+        yield from (item(i.label, lsp.CompletionItemKind.Constant, i.detail or "", insert=f"{i.label}: ")
+                    for i in deck_items(a, place) if i.label not in present)
         return
     node = schema_at(ctx.path)
     seen: set[str] = set()
@@ -235,32 +193,20 @@ def _keys(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
         for key, sub in (node.get("properties") or {}).items():
             if key not in present:
                 seen.add(key)
-                yield _item(key, lsp.CompletionItemKind.Property, _docs(sub).split(" — ")[0], _docs(sub),
+                yield item(key, lsp.CompletionItemKind.Property, _docs(sub).split(" — ")[0], _docs(sub),
                             f"{key}: ")
     if ctx.path == () and not present:         # an empty file may also begin a case file
-        yield _item("spec", lsp.CompletionItemKind.Module, "a conformance case file: the spec its cases are about",
+        yield item("spec", lsp.CompletionItemKind.Module, "a conformance case file: the spec its cases are about",
                     "Begins a conformance case file (docs/conformance.md), not a spec.", "spec: ")
     entries: list[str] = []                     # entries of the base the file may override
-    for data in (_data(a), a.base.data if a.base is not None else None):
+    for data in (spec_data(a), a.base.data if a.base is not None else None):
         for path in dict.fromkeys((ctx.path, _spec_path(ctx.path))):     # under a `when`'s set, the spec's
             found = value_at(data, path)        # (a key just typed, still empty, removes the base's)
             entries += list(found) if isinstance(found, dict) else []
     if entries:
         for key in dict.fromkeys(entries):
             if key not in present and key not in seen:
-                yield _item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
-
-
-def _deck(a: Analysis, place: str) -> Iterator[lsp.CompletionItem]:
-    if place in ("cards", "cards_only"):
-        for card in cards_of(a):
-            yield _item(card, lsp.CompletionItemKind.Constant, "a card of the deck")
-    if place in ("cards", "ranks"):
-        for rank in ranks_of(a):
-            yield _item(rank, lsp.CompletionItemKind.Constant, f"a rank of the deck (every {rank} of the deck)")
-    if place == "suits":
-        for suit in suits_of(a):
-            yield _item(suit, lsp.CompletionItemKind.Constant, "a suit of the deck")
+                yield item(key, lsp.CompletionItemKind.Field, "an entry of the base", insert=f"{key}:")
 
 
 def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
@@ -268,7 +214,7 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     text = ctx.text.lstrip("\"'")
     place = card_place(a, ctx)
     if place is not None:
-        yield from _deck(a, place)
+        yield from deck_items(a, place)
         return
     site = site_of(path)
     if site is not None and not ctx.in_list:
@@ -276,53 +222,53 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
         return
     if ctx.key == "after":
         names: list[str] = []
-        for data in (_data(a), a.base.data if a.base else None, a.own.data if a.own else None):
+        for data in (spec_data(a), a.base.data if a.base else None, a.own.data if a.own else None):
             for calls in dict.fromkeys((ctx.path[:-1], _spec_path(ctx.path[:-1]))):
                 found = value_at(data, calls)
                 names += list(found) if isinstance(found, dict) else []
         for name in dict.fromkeys(names):
             if name not in PROSE_KEYS:
-                yield _item(name, lsp.CompletionItemKind.Function, "a call of this contest")
+                yield item(name, lsp.CompletionItemKind.Function, "a call of this contest")
         return
     spec_path = _spec_path(path)
     if len(spec_path) == 3 and spec_path[0] == "contests" and spec_path[2] in ("value", "cancels"):
-        kind, names = (("a hand value", list(_data(a).get("values") or {})) if spec_path[2] == "value"
-                       else ("a contest", [c for c in _data(a).get("contests") or {} if c != spec_path[1]]))
+        kind, names = (("a hand value", list(spec_data(a).get("values") or {})) if spec_path[2] == "value"
+                       else ("a contest", [c for c in spec_data(a).get("contests") or {} if c != spec_path[1]]))
         for name in names:
-            yield _item(name, lsp.CompletionItemKind.EnumMember, kind)
+            yield item(name, lsp.CompletionItemKind.EnumMember, kind)
         return
     if ctx.key == "extends":
         for name in bundled_names():
-            yield _item(name, lsp.CompletionItemKind.Module, "a bundled spec")
+            yield item(name, lsp.CompletionItemKind.Module, "a bundled spec")
         return
     if ctx.path[:1] == ("options",) and len(ctx.path) == 2 and ctx.key == "default":
         for v in (options_of(a).get(ctx.path[1]) or {}).get("values") or []:
-            yield _item(json.dumps(v) if isinstance(v, bool) else str(v), lsp.CompletionItemKind.EnumMember,
+            yield item(json.dumps(v) if isinstance(v, bool) else str(v), lsp.CompletionItemKind.EnumMember,
                         f"a value of {ctx.path[1]}")
         return
     if ctx.path == ("verbs",):          # an alias stands for a verb, a call, an annulment or the signal verb
         for verb in COMMON_VERBS + CARD_VERBS:
-            yield _item(verb, lsp.CompletionItemKind.Keyword, "a verb")
-        data = _data(a)
+            yield item(verb, lsp.CompletionItemKind.Keyword, "a verb")
+        data = spec_data(a)
         for call in calls_of(a):
             if call not in PROSE_KEYS:
-                yield _item(call, lsp.CompletionItemKind.Function, "a call")
+                yield item(call, lsp.CompletionItemKind.Function, "a call")
         for name in data.get("annul") or {}:
             if name not in PROSE_KEYS:
-                yield _item(name, lsp.CompletionItemKind.Function, "an annulment")
+                yield item(name, lsp.CompletionItemKind.Function, "an annulment")
         signals = data.get("signals")
         if isinstance(signals, dict):
-            yield _item(str(signals.get("verb", "signal")), lsp.CompletionItemKind.Function, "the signal verb")
+            yield item(str(signals.get("verb", "signal")), lsp.CompletionItemKind.Function, "the signal verb")
         return
     node = schema_at(path)
     if node is not None:
         if isinstance(node.get("items"), dict) and ctx.in_list:
             node = _deref(node["items"])
         for v in node.get("enum") or []:
-            yield _item(str(v), lsp.CompletionItemKind.EnumMember, _docs(node).split(" — ")[0], _docs(node))
+            yield item(str(v), lsp.CompletionItemKind.EnumMember, _docs(node).split(" — ")[0], _docs(node))
         if node.get("type") == "boolean":
             for v in ("true", "false"):
-                yield _item(v, lsp.CompletionItemKind.EnumMember)
+                yield item(v, lsp.CompletionItemKind.EnumMember)
 
 
 _OPTION_VALUE = re.compile(r"options\.([A-Za-z_]\w*)\s*(?:==|!=)\s*['\"]?\w*$")
@@ -334,34 +280,34 @@ def _formula(a: Analysis, site: Any, text: str) -> Iterator[lsp.CompletionItem]:
     if m:
         for v in (options_of(a).get(m.group(1)) or {}).get("values") or []:
             shown = json.dumps(v) if isinstance(v, bool) else str(v)
-            yield _item(shown, lsp.CompletionItemKind.EnumMember, f"a value of options.{m.group(1)}")
+            yield item(shown, lsp.CompletionItemKind.EnumMember, f"a value of options.{m.group(1)}")
         return
     if re.search(r"options\.\w*$", text):
         for name, node in options_of(a).items():
             values = ", ".join(str(v) for v in node.get("values") or [])
-            yield _item(name, lsp.CompletionItemKind.Variable, f"option ({values})", _doc(node.get("doc")))
+            yield item(name, lsp.CompletionItemKind.Variable, f"option ({values})", _doc(node.get("doc")))
         return
     called = _CALLED.search(text)
     if called and called.group(1) in FUNCTIONS:
         wants = FUNCTIONS[called.group(1)].names
-        names = list(calls_of(a)) if wants == "call" else list(_data(a).get("contests") or {})
+        names = list(calls_of(a)) if wants == "call" else list(spec_data(a).get("contests") or {})
         for name in names:
             if name not in PROSE_KEYS:
-                yield _item(name, lsp.CompletionItemKind.EnumMember, f"a {wants}")
+                yield item(name, lsp.CompletionItemKind.EnumMember, f"a {wants}")
         return
     scopes = SITE_SCOPES[site.kind]
     for name, n in NAMES.items():
         if n.scope in scopes:
-            yield _item(name, lsp.CompletionItemKind.Variable, f"{n.type.value} — {n.scope.value}", n.doc)
+            yield item(name, lsp.CompletionItemKind.Variable, f"{n.type.value} — {n.scope.value}", n.doc)
     for name, f in FUNCTIONS.items():
         if f.scope in scopes:
             args = ", ".join(t.value for t in f.args) + (", ..." if f.variadic else "")
-            yield _item(name, lsp.CompletionItemKind.Function, f"({args}) -> {f.result.value} — {f.scope.value}",
+            yield item(name, lsp.CompletionItemKind.Function, f"({args}) -> {f.result.value} — {f.scope.value}",
                         f.doc, f"{name}(")
-    yield _item("options", lsp.CompletionItemKind.Module, "options.NAME: a table option's value", insert="options.")
+    yield item("options", lsp.CompletionItemKind.Module, "options.NAME: a table option's value", insert="options.")
     if site.type == Type.CONDITION:         # `blind: true`: a condition may be a constant
         for word, holds in (("true", "always"), ("false", "never")):
-            yield _item(word, lsp.CompletionItemKind.Keyword, f"a condition that {holds} holds")
+            yield item(word, lsp.CompletionItemKind.Keyword, f"a condition that {holds} holds")
 
 
 # -- hover ----------------------------------------------------------------------------------
@@ -399,7 +345,6 @@ def hover(a: Analysis, line: int, char: int) -> lsp.Hover | None:
             parts.append(f"a formula giving {site.type.described}, {SITE_WORDS[site.kind]}")
         key = KEY.match(lines[line])
         if a.case:                  # a key of the case format: at the line's start, or in a flow mapping
-            from interpreter.designer.lsp import cases  # it completes from this module's helpers
             inner = context_at(a.text, line, end)
             if key is not None and key.start("key") == start and ctx.key == word:
                 parts += [m for m in (cases.meaning(ctx.path, word),) if m]
@@ -445,7 +390,7 @@ def _hover_call(a: Analysis, word: str) -> list[str]:
     path = calls_of(a)[word]
     where = "the stake" if path[0] == "stakes" else f"contest {path[1]}"
     out = [f"**call {word}** of {where}"]
-    node = value_at(_data(a), path)
+    node = value_at(spec_data(a), path)
     if isinstance(node, dict) and node.get("worth") is not None:
         out.append(f"worth: `{node['worth']}`")
     table = _payoffs(a)
@@ -468,7 +413,7 @@ def _payoffs(a: Analysis) -> Any:
     if a.cache.get("payoffs", False) is not False:
         return a.cache["payoffs"]
     table = None
-    game = _game(a)
+    game = game_of(a)
     if game is not None:
         from interpreter.designer.payoffs import payoffs
         try:
@@ -479,27 +424,13 @@ def _payoffs(a: Analysis) -> Any:
     return table
 
 
-def _game(a: Analysis) -> Any:
-    if a.cache.get("game", False) is not False:
-        return a.cache["game"]
-    game = None
-    if a.spec is not None:
-        from interpreter.engine.game import Game
-        try:
-            game = Game(a.spec)
-        except ENGINE_ERRORS:   # a spec the engine cannot compile has no ranks to show
-            game = None
-    a.cache["game"] = game
-    return game
-
-
 def _rank(strength: tuple[int, ...], card: int) -> tuple[int, int]:
     levels = sorted(set(strength), reverse=True)
     return levels.index(strength[card]) + 1, len(levels)
 
 
 def _hover_card(a: Analysis, word: str) -> list[str]:
-    game = _game(a)
+    game = game_of(a)
     spec = a.spec
     if spec is None:
         return []
@@ -530,7 +461,7 @@ def _hover_rank(a: Analysis, rank: str) -> list[str]:
     tiers = {c: i + 1 for i, tier in enumerate(spec.ranking.tiers) for c in tier}
     n = len(spec.ranking.tiers)
     text = f"**rank {rank}** under the ranking: " + ", ".join(f"{c} {tiers[c]} of {n}" for c in cards if c in tiers)
-    game = _game(a)
+    game = game_of(a)
     if game is not None and game.turns_card:
         idx = [game.cards.index[c] for c in cards]
         rows = []
@@ -550,7 +481,7 @@ PROSE = Prose(catalog("en"), lambda name: name.replace("_", " "))
 def _entry_at(a: Analysis, line: int, char: int) -> tuple[str, str] | None:
     """The declaration path of the annulment, special hand or `when` entry the structure names
     at the cursor: its key, an alias's value under `verbs:`, a `when`'s `set`, a display label."""
-    data = _data(a)
+    data = spec_data(a)
     for target in sorted(_targets_at(a, line, char), key=lambda t: t.kind):
         key = ENTRY_KINDS.get(target.kind)
         if key is not None and isinstance(value_at(data, (key, target.name)), dict):
@@ -560,7 +491,7 @@ def _entry_at(a: Analysis, line: int, char: int) -> tuple[str, str] | None:
 
 def _hover_entry(a: Analysis, path: tuple[str, str]) -> list[str]:
     """What the schema says of the entry, and each of its conditions in words with its DSL text."""
-    node = value_at(_data(a), path)
+    node = value_at(spec_data(a), path)
     out = [f"**{path[1]}**: {_docs(schema_at(path) or {})}"]
     for key, text in node.items():
         site = site_of(path + (key,))
@@ -581,7 +512,7 @@ def _citation(a: Analysis, path: tuple) -> list[str]:
     """The `source:` nearest the node at `path`. One this file inherits from its base over a
     node it changes cites the base's rule, not this file's: it is shown as the base's, after
     what this file changes (a call the house makes worth 4 does not keep the base's "3")."""
-    data = _data(a)
+    data = spec_data(a)
     for n in range(len(path), -1, -1):
         node = value_at(data, path[:n])
         if isinstance(node, dict) and isinstance(node.get("source"), str):
@@ -667,7 +598,7 @@ def definition(a: Analysis, line: int, char: int, read: Any = None) -> list[lsp.
 def _acted(a: Analysis, word: str) -> list[tuple]:
     """In a case file, what an action's verb is declared as in the spec: a call, an
     annulment or a `verbs:` alias (not the contest or option spelled alike)."""
-    data = _data(a)
+    data = spec_data(a)
     if word in calls_of(a):
         return [calls_of(a)[word]]
     return [(key, word) for key in ("annul", "verbs") if isinstance(data.get(key), dict) and word in data[key]]
