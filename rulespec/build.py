@@ -6,14 +6,13 @@ every problem of a spec in one run.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from rulespec import dsl, formula
-from rulespec.errors import Diagnostic, Loc, SpecError
+from rulespec.errors import Diagnostic, Loc, SpecError, unknown
 from rulespec.ir import (
     CARD_VERBS,
     COMMON_VERBS,
@@ -387,13 +386,12 @@ class Builder:
                     self.optional_formula(cp + ("accept",)), self.optional_formula(cp + ("decline",)),
                     self.cited(cp), self.span(cp)))
             names = {c.name for c in calls}
-            written = set(node.get("calls") or {})
+            written = list(node.get("calls") or {})
             for i, c in enumerate(calls):
                 for a in c.after:
                     if a not in written:
-                        hint = difflib.get_close_matches(a, sorted(written), n=1)
                         self.error(p + ("calls", c.name, "after"), f"{a!r} is not a call of contest {name!r}"
-                                   + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+                                   + unknown(a, written, "its calls"))
                 # a call switched off by the options cannot be answered
                 calls[i] = replace(c, after=tuple(a for a in c.after if a in names))
             up = p + ("unraised",)

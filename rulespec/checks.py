@@ -8,7 +8,6 @@ about it before a hand is dealt. `check_source` looks at the merged YAML tree on
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import itertools
 import re
@@ -16,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rulespec import dsl, formula
-from rulespec.errors import Diagnostic, Severity, SpecError
+from rulespec.errors import Diagnostic, Severity, SpecError, unknown
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, Formula, OptionDecl, OptionValue, Spec
 from rulespec.yamlload import Located, NodePath, format_path
 
@@ -80,21 +79,15 @@ def _option_names(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagno
             name = m.group(1)
             read.add(name)
             if name not in declared:
-                hint = _close(name, declared)
                 out.append(Diagnostic("error", tree.locate_in(path, m.start(1)), format_path(path),
-                                      f"unknown option {name!r}{hint}; the spec declares: "
-                                      f"{', '.join(sorted(declared)) or 'none'}", _source(tree.data, path)))
+                                      f"unknown option {name!r}{unknown(name, sorted(declared), 'the options')}",
+                                      _source(tree.data, path)))
     for o in options:
         if o.name not in read:
             out.append(_diag("warning", tree, ("options", o.name),
                              f"option {o.name!r} is declared but no rule reads it (write options.{o.name} "
                              "in a formula or a `when` condition)", key=True))
     return out
-
-
-def _close(word: str, candidates: set[str]) -> str:
-    hint = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
-    return f" (did you mean {hint[0]!r}?)" if hint else ""
 
 
 def _when_entries(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagnostic]:
@@ -145,7 +138,7 @@ def _verbs(tree: Located) -> list[Diagnostic]:
         if alias not in PROSE and alias not in known and str(verb) not in known:
             out.append(_diag("error", tree, ("verbs", alias),
                              f"alias {alias!r} stands for {verb!r}, which is no verb of this spec"
-                             f"{_close(str(verb), known)}"))
+                             f"{unknown(str(verb), sorted(known), 'the verbs')}"))
     return out
 
 
@@ -182,7 +175,8 @@ def _cancels(tree: Located, own: str | None) -> list[Diagnostic]:
         if other == name:
             out.append(_diag("error", tree, path, f"contest {name!r} cannot cancel itself"))
         elif other not in contests:
-            out.append(_diag("error", tree, path, f"{other!r} is not a contest{_close(other, set(contests))}"))
+            out.append(_diag("error", tree, path,
+                             f"{other!r} is not a contest{unknown(other, contests, 'the contests')}"))
         elif (other, name) in entries and name < other:
             back = entries[(other, name)]
             loc = tree.loc(path)

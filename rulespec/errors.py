@@ -1,8 +1,14 @@
 """The project's one exception family, and the located diagnostics spec errors carry."""
 from __future__ import annotations
 
+import difflib
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
+
+SPEC_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass(frozen=True, order=True)
@@ -18,6 +24,30 @@ class Loc:
 
 
 Severity = Literal["error", "warning"]
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """` (did you mean 'name'?)` for the name closest to a misspelt word, or nothing. Written
+    one way everywhere: the editor's quick fix reads it to replace the word."""
+    close = difflib.get_close_matches(word, [str(n) for n in names], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def unknown(word: str, names: Iterable[str], what: str) -> str:
+    """After a word that names nothing: the closest name, then every name `what` could be
+    there, so that the designer can pick the right one without opening the reference."""
+    listed = [str(n) for n in names]
+    return f"{did_you_mean(word, listed)}; {what}: {', '.join(listed) or 'none'}"
+
+
+def missing_file(text: str, looked: Iterable[str | os.PathLike[str]], what: str = "file") -> str:
+    """A file named but not there, said as such by every command that reads one (a spec, a
+    base, a case file), with where it was looked for and the YAML file beside it it may be."""
+    places = list(dict.fromkeys(os.path.abspath(p) for p in looked))
+    folder = Path(places[0]).parent
+    beside = sorted(p.name for p in folder.glob("*") if p.suffix in SPEC_SUFFIXES) if folder.is_dir() else []
+    hint = did_you_mean(Path(text).name, beside)
+    return f"the {what} {text!r} does not exist{hint}: there is no file {' or '.join(places)}"
 
 
 @dataclass(frozen=True)

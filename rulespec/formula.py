@@ -6,7 +6,6 @@ environment supplies. Names, functions and arities are checked once, here, with 
 """
 from __future__ import annotations
 
-import difflib
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from .dsl import (
     show_position,
     unparse,
 )
-from .errors import Diagnostic, SpecError
+from .errors import Diagnostic, SpecError, unknown
 
 Getter = Callable[[Any], Any]
 VARIADIC = -1
@@ -231,11 +230,10 @@ class _Compiler:
             message = f"{message}\n{show_position(self.text, offset)}"
         return SpecError([Diagnostic("error", self.locate(offset), self.path, message)])
 
-    def suggest(self, word: str, candidates: list[str]) -> str:
+    def suggest(self, word: str, candidates: list[str], what: str) -> str:
         if word.lower() in ("true", "false"):      # `true` itself is a literal, never a name
-            return f" — write {word.lower()!r}"
-        close = difflib.get_close_matches(word, candidates, n=1)
-        return f" — did you mean {close[0]!r}?" if close else ""
+            return f" (did you mean {word.lower()!r}?)"
+        return unknown(word, candidates, what)
 
     def fold(self, offset: int, fn: Callable[..., Any], *args: Any) -> _Const:
         try:
@@ -283,7 +281,8 @@ class _Compiler:
         if expr.dotted in self.functions:
             raise self.error(expr.offset, f"{expr.dotted!r} is a function: call it as {expr.dotted}(...)")
         known = [*self.names, *self.constants]
-        raise self.error(expr.offset, f"unknown name {expr.dotted!r}" + self.suggest(expr.dotted, known))
+        hint = self.suggest(expr.dotted, known, "the names here")
+        raise self.error(expr.offset, f"unknown name {expr.dotted!r}{hint}")
 
     def logic(self, expr: Binary) -> _Node:
         """``and``/``or`` short-circuit and give bools; a constant side decides at compile time."""
@@ -352,7 +351,7 @@ class _Compiler:
         if spec is None:
             if expr.name in self.names or expr.name in self.constants:
                 raise self.error(expr.offset, f"{expr.name!r} is not a function: drop the parentheses")
-            suggestion = self.suggest(expr.name, list(self.functions))
+            suggestion = self.suggest(expr.name, list(self.functions), "the functions")
             raise self.error(expr.offset, f"unknown function {expr.name!r}" + suggestion)
         count = len(expr.args)
         if spec.arity == VARIADIC and count == 0:

@@ -1,7 +1,6 @@
 """Find a spec by name or path, resolve `extends`, validate, and build it for chosen options."""
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from typing import Any
 from rulespec import dsl, formula, schema
 from rulespec.blame import relocate_all
 from rulespec.build import Builder, build_options
-from rulespec.errors import Diagnostic, OptionError, SpecError, SpecNotFound
+from rulespec.errors import SPEC_SUFFIXES, Diagnostic, OptionError, SpecError, SpecNotFound, missing_file, unknown
 from rulespec.ir import OptionDecl, OptionValue, Spec
 from rulespec.merge import extend, merge, subtree
 from rulespec.typecheck import check_types
@@ -26,9 +25,6 @@ def bundled_dir() -> Path:
 
 def bundled_names() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
-
-
-SPEC_SUFFIXES = (".yaml", ".yml")
 
 
 def find_spec(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
@@ -48,20 +44,24 @@ def find_spec(name_or_path: str | Path, relative_to: Path | None = None) -> Path
     bundled = bundled_dir() / f"{text}.yaml"
     if bundled.is_file():
         return bundled
+    raise SpecNotFound(not_found(text, candidates))
+
+
+def not_found(text: str, candidates: list[Path]) -> str:
+    """Why no spec answers to `text`, in the words of what was meant: a folder or a file that is
+    no spec, a path that names no file (a missing file), a bare word no bundled spec has."""
     names = bundled_names()
     for c in candidates:
         if c.is_dir():
-            raise SpecNotFound(f"{text!r} is a folder, not a spec: name a spec file (.yaml or .yml) or a "
-                               f"bundled spec ({', '.join(names)})")
+            return (f"{text!r} is a folder, not a spec: name a spec file (.yaml or .yml) or a "
+                    f"bundled spec ({', '.join(names)})")
         if c.exists():
-            raise SpecNotFound(f"{text!r} is not a spec: a spec is a YAML file whose name ends in .yaml or .yml")
+            return f"{text!r} is not a spec: a spec is a YAML file whose name ends in .yaml or .yml"
     path = Path(text)
     if path.suffix in SPEC_SUFFIXES or len(path.parts) > 1:
         bundled_hint = f"; the bundled spec {path.stem!r} is named without .yaml" if path.stem in names else ""
-        raise SpecNotFound(f"the spec file {text!r} does not exist{bundled_hint}")
-    hint = difflib.get_close_matches(text, names, n=1)
-    suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
-    raise SpecNotFound(f"no spec named {text!r}{suggestion}; bundled specs: {', '.join(names)}")
+        return missing_file(text, candidates, "spec file") + bundled_hint
+    return f"no spec named {text!r}{unknown(text, names, 'the bundled specs')}"
 
 
 Reader = Callable[[Path], "str | None"]
@@ -104,10 +104,8 @@ class SpecSource:
         for o in self.options:
             if o.name == name:
                 return o
-        hint = difflib.get_close_matches(name, [o.name for o in self.options], n=1)
-        suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
-        offered = ", ".join(o.name for o in self.options) or "none"
-        raise OptionError(f"spec {self.name!r} has no option {name!r}{suggestion}; its options: {offered}")
+        hint = unknown(name, [o.name for o in self.options], "its options")
+        raise OptionError(f"spec {self.name!r} has no option {name!r}{hint}")
 
     def resolve(self, chosen: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
         """Defaults overlaid with `chosen`, every name and value checked."""

@@ -6,7 +6,6 @@ is merged: the schema requires some keys (an option's `values`) a partial child 
 """
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
 
-from .errors import Diagnostic, Loc
+from .errors import Diagnostic, Loc, did_you_mean, unknown
 from .yamlload import Located, NodePath, format_path
 
 SCHEMA: dict[str, Any] = json.loads(
@@ -130,12 +129,9 @@ def _unknown_keys(error: ValidationError, located: Located, path: NodePath) -> l
 
 
 def _unknown_key_message(key: str, known: list[str], patterns: list[str]) -> str:
-    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    if close:
-        return f"unknown key {key!r} (did you mean {close[0]!r}?)"
-    if patterns:
+    if patterns and not did_you_mean(key, known):
         return f"unknown key {key!r}: keys here must match {' or '.join(patterns)}"
-    return f"unknown key {key!r}; expected one of {_words(known)}"
+    return f"unknown key {key!r}{unknown(key, known, 'the keys here')}"
 
 
 def _bad_name(error: ValidationError, located: Located, path: NodePath) -> _Finding:
@@ -166,8 +162,7 @@ def _message(error: ValidationError) -> str:
         return f"expected {' or '.join(_TYPE_WORDS.get(w, w) for w in wanted)}, got {_describe(value)}"
     if kind == "enum":
         text = f"{_describe(value)} is not allowed here; expected one of {_words(want)}"
-        close = difflib.get_close_matches(str(value), [str(w) for w in want], n=1, cutoff=0.6)
-        return text + (f" (did you mean {close[0]!r}?)" if close and isinstance(value, str) else "")
+        return text + (did_you_mean(value, [str(w) for w in want]) if isinstance(value, str) else "")
     if kind == "minimum":
         return f"must be at least {want}, got {_describe(value)}"
     if kind == "minItems":

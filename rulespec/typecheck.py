@@ -8,14 +8,13 @@ option's use against its declared values. Errors say what was expected and what 
 """
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterator
 from typing import Any
 
 from rulespec import dsl
 from rulespec.dsl import Binary, Bool, Call, Expr, IfElse, ListLit, Name, Num, Str, Unary
-from rulespec.errors import Diagnostic, SpecError
+from rulespec.errors import Diagnostic, SpecError, did_you_mean, unknown
 from rulespec.ir import OptionDecl
 from rulespec.vocabulary import FUNCTIONS, NAMES, SCOPE_WORDS, SITE_SCOPES, SITE_WORDS, Site, Type, scope_of, site_of
 from rulespec.yamlload import Located, NodePath, format_path
@@ -146,9 +145,7 @@ class _Check:
         option = self.option_of(named)
         if option is None or not isinstance(literal, (Num, Str, Bool)) or literal.value in option.values:
             return
-        values = [str(v) for v in option.values]
-        close = difflib.get_close_matches(str(literal.value), values, n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        hint = did_you_mean(str(literal.value), [str(v) for v in option.values])
         self.error(literal, f"option {option.name!r} is never {literal.value!r}{hint}; its values: "
                             f"{', '.join(repr(v) for v in option.values)}")
 
@@ -157,10 +154,9 @@ class _Check:
         if word.startswith("options."):
             option = self.options.get(word[len("options."):])
             if option is None:
-                declared = sorted(self.options)
-                hint = _close(word[len("options."):], declared, "(did you mean {!r}?)")
-                self.error(node, f"unknown option {word[len('options.'):]!r}{hint}; the spec declares: "
-                                 f"{', '.join(declared) or 'none'}", skip=len("options."))
+                name = word[len("options."):]
+                self.error(node, f"unknown option {name!r}{unknown(name, sorted(self.options), 'the options')}",
+                           skip=len("options."))
                 return None
             return OPTION_TYPES[option.type]
         if word in NAMES:
@@ -169,9 +165,10 @@ class _Check:
             self.error(node, f"{word!r} is a function: call it as {word}(...)")
             return None
         if word in YES_NO:
-            self.error(node, f"unknown name {word!r} — write {YES_NO[word]!r}")
+            self.error(node, f"unknown name {word!r} (did you mean {YES_NO[word]!r}?): only true and false "
+                             "are conditions")
             return None
-        self.error(node, f"unknown name {word!r}" + _close(word, self.known(), "— did you mean {!r}?"))
+        self.error(node, f"unknown name {word!r}{unknown(word, self.known(), 'the names here')}")
         return None
 
     def in_scope(self, node: Expr, word: str) -> bool:
@@ -193,7 +190,7 @@ class _Check:
                 self.error(node, f"{node.name!r} is not a function: drop the parentheses")
             else:
                 funcs = [f for f in FUNCTIONS if FUNCTIONS[f].scope in self.scopes]
-                self.error(node, f"unknown function {node.name!r}" + _close(node.name, funcs, "— did you mean {!r}?"))
+                self.error(node, f"unknown function {node.name!r}{unknown(node.name, funcs, 'the functions here')}")
             return None
         if not self.in_scope(node, node.name):
             return None
@@ -228,16 +225,10 @@ class _Check:
                             f"like {node.name}({next(iter(sorted(known)), 'name')!r})")
             return False
         if arg.value not in known:
-            hint = _close(arg.value, sorted(known), "(did you mean {!r}?)")
-            self.error(arg, f"{node.name}(): no {kind} named {arg.value!r}{hint}; {kind}s: "
-                            f"{', '.join(sorted(known)) or 'none'}")
+            hint = unknown(arg.value, sorted(known), f"the {kind}s")
+            self.error(arg, f"{node.name}(): no {kind} named {arg.value!r}{hint}")
             return False
         return True
-
-
-def _close(word: str, candidates: list[str], form: str) -> str:
-    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-    return " " + form.format(close[0]) if close else ""
 
 
 def _start(node: Expr) -> int:

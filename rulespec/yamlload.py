@@ -17,7 +17,7 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import Diagnostic, Loc, SpecError, SpecNotFound
+from .errors import Diagnostic, Loc, SpecError, SpecNotFound, missing_file
 
 NodePath = tuple[str | int, ...]
 Style = Literal["plain", "'", '"', "|", ">"]
@@ -441,7 +441,7 @@ def load_yaml_file(path: str | PathLike[str]) -> Located:
     try:
         raw = file.read_bytes()
     except FileNotFoundError:
-        raise SpecNotFound(f"no such file: {file}") from None
+        raise SpecNotFound(missing_file(str(path), [file])) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

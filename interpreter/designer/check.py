@@ -590,7 +590,7 @@ def print_report(report: Report, console: Console) -> None:
 
 def _lines(report: Report) -> Iterator[tuple[Severity | None, str]]:
     if report.unusable:
-        yield "error", f"{report.name}: {report.unusable}"
+        yield "error", report.unusable
         return
     for f in report.findings:
         yield f.diagnostic.severity, str(f.diagnostic)

@@ -138,6 +138,8 @@ class CaseFile:
         except SpecError as err:
             d = err.diagnostics[0]
             raise InvalidCase(str(d.loc or path), d.message) from None
+        except SpecNotFound as err:
+            raise InvalidCase(str(path), str(err)) from None
         except (TrucoError, OSError) as err:
             raise InvalidCase(str(path), f"cannot read the file: {err}") from None
         self.data = self.tree.data

@@ -992,7 +992,7 @@ def static_errors(spec: str, options: dict[str, Any]) -> list[str]:
     from interpreter.designer.check import Report, diagnose_source
     report = diagnose_source(open_spec(spec), Report(spec), exhaustive=False, fixed=options, play=False)
     lines = [str(f.diagnostic) for f in report.findings if f.diagnostic.severity == "error"]
-    return lines + ([f"{spec}: {report.unusable}"] if report.unusable else [])
+    return lines + ([report.unusable] if report.unusable else [])
 
 
 def run(args: argparse.Namespace, console: Console) -> int:

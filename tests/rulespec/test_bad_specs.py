@@ -53,7 +53,8 @@ SINGLE: dict[str, tuple[int, int, str, str]] = {
     "duplicate_key": (7, 3, "$.match.target",
                       f"duplicate key 'target' (first defined at {bad('duplicate_key')}:5:3)"),
     # An unknown key is reported at the key itself, with a close suggestion.
-    "unknown_key": (6, 13, "$.stakes.calls.truco.worht", "unknown key 'worht' (did you mean 'worth'?)"),
+    "unknown_key": (6, 13, "$.stakes.calls.truco.worht",
+                    "unknown key 'worht' (did you mean 'worth'?); the keys here: worth, declined, source, note"),
     # A wrong type says what was expected and what was found, at the value.
     "wrong_type": (6, 20, "$.stakes.calls.truco.worth", "expected a string or an integer, got a list"),
     # DSL syntax error inside a quoted ranking: the column of the offending character in the
@@ -143,8 +144,10 @@ def test_several_schema_errors_reported_together_best_first() -> None:
     first)", then document order; all of them in one SpecError, not only the first."""
     got = [located(d) for d in diagnostics("several_errors")]
     assert got == [
-        (8, 23, "$.stakes.calls.truco.declinde", "unknown key 'declinde' (did you mean 'declined'?)"),
-        (9, 15, "$.stakes.calls.retruco.worht", "unknown key 'worht' (did you mean 'worth'?)"),
+        (8, 23, "$.stakes.calls.truco.declinde",
+         "unknown key 'declinde' (did you mean 'declined'?); the keys here: worth, declined, source, note"),
+        (9, 15, "$.stakes.calls.retruco.worht",
+         "unknown key 'worht' (did you mean 'worth'?); the keys here: worth, declined, source, note"),
         (5, 10, "$.stakes.raise",
          "the string 'everybody' is not allowed here; expected one of 'accepting_team', 'any'"),
         (6, 9, "$.stakes.base", "expected a string or an integer, got a list"),
@@ -158,8 +161,12 @@ def test_unknown_name_in_formula_is_located_with_suggestion() -> None:
         load_spec(bad("unknown_name"))
     (d,) = info.value.diagnostics
     text = "if calls == 1 then 1 else total_but_lst"
-    assert located(d) == (6, 15 + text.index("total_but_lst"), "$.contests.envido.decline",
-                          "unknown name 'total_but_lst' — did you mean 'total_but_last'?")
+    head, _, listed = d.message.partition("; the names here: ")
+    assert located(d)[:3] == (6, 15 + text.index("total_but_lst"), "$.contests.envido.decline")
+    assert head == "unknown name 'total_but_lst' (did you mean 'total_but_last'?)"
+    names = listed.split(", ")          # what a payoff may read: the contest's names and the options
+    assert {"total_but_last", "calls", "leader", "options.flor"} <= set(names)
+    assert "best_single" not in names, "a hand's card name has no meaning in a payoff"
     assert d.loc.file == bad("unknown_name")
     with pytest.raises(SpecError):
         load_game(bad("unknown_name"))
@@ -170,7 +177,7 @@ def test_extends_to_a_missing_spec() -> None:
     naming the bundled specs."""
     (d,) = diagnostics("extends_missing")
     assert located(d) == (3, 10, "$.extends",
-                          f"no spec named 'nowhere'; bundled specs: {', '.join(bundled_names())}")
+                          f"no spec named 'nowhere'; the bundled specs: {', '.join(bundled_names())}")
 
 
 def test_extends_cycle_is_an_error() -> None:
@@ -253,7 +260,7 @@ def test_check_finds_unknown_names_that_load_spec_does_not(capsys, wide) -> None
     code, lines = run(capsys, "check", bad("unknown_name"))
     assert code == 1
     assert any(ln.startswith(f"error {bad('unknown_name')}:6:41 at $.contests.envido.decline: "
-                             "unknown name 'total_but_lst' — did you mean 'total_but_last'?")
+                             "unknown name 'total_but_lst' (did you mean 'total_but_last'?); the names here: ")
                for ln in lines), lines
 
 

@@ -81,10 +81,12 @@ CASES: dict[str, tuple[str, str, dict[str, object], tuple[int, int, str], str]] 
     "an answer to a misspelt call": (
         "teg", "contests:\n  envido:\n    calls:\n      real_envido: {after: [envdo]}\n", {},
         (6, 28, "$.contests.envido.calls.real_envido.after"),
-        "'envdo' is not a call of contest 'envido' (did you mean 'envido'?)"),
+        "'envdo' is not a call of contest 'envido' (did you mean 'envido'?); its calls: envido, real_envido, "
+        "falta_envido"),
     "an answer to an unknown call": (
         "teg", "contests:\n  envido:\n    calls:\n      real_envido: {after: [xyzzy]}\n", {},
-        (6, 28, "$.contests.envido.calls.real_envido.after"), "'xyzzy' is not a call of contest 'envido'"),
+        (6, 28, "$.contests.envido.calls.real_envido.after"),
+        "'xyzzy' is not a call of contest 'envido'; its calls: envido, real_envido, falta_envido"),
     "a declaration nothing scores unanswered": (
         "teg", "contests:\n  envido:\n    calls:\n      envido: {declare: true}\n", {},
         (6, 25, "$.contests.envido.calls.envido.declare"),
@@ -165,7 +167,8 @@ OWN = {
         (10, 19, "$.turned.trumps.cycle"), "the cycle leaves out 7: with such a card turned, no rank follows it"),
     "an answer to an unknown call": (
         BARE.replace("real_envido: {worth: 3, after: [envido]}", "real_envido: {worth: 3, after: [xyzzy]}"),
-        (23, 38, "$.contests.envido.calls.real_envido.after"), "'xyzzy' is not a call of contest 'envido'"),
+        (23, 38, "$.contests.envido.calls.real_envido.after"),
+        "'xyzzy' is not a call of contest 'envido'; its calls: envido, real_envido"),
     "a trump point value for no rank": (
         BARE.replace(NEXT_RANK, "  trumps: {kind: same_suit, ranks: [2, 4], points: {9: 30}}\n"),
         (10, 52, "$.turned.trumps.points"), "'9' is not a rank of the deck"),

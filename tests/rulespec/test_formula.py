@@ -225,15 +225,16 @@ def test_builtins_always_available_and_overridable() -> None:
 
 
 @pytest.mark.parametrize("text, offset, first_line", [
-    ("a + stak_level", 4, "unknown name 'stak_level' — did you mean 'stake_level'?"),
-    ("options.flr", 0, "unknown name 'options.flr' — did you mean 'options.flor'?"),
-    ("zzz", 0, "unknown name 'zzz'"),
-    ("True or a", 0, "unknown name 'True' — write 'true'"),
-    ("TRUE", 0, "unknown name 'TRUE' — write 'true'"),
-    ("a and False", 6, "unknown name 'False' — write 'false'"),
-    ("FALSE", 0, "unknown name 'FALSE' — write 'false'"),
-    ("1 + calld('truco')", 4, "unknown function 'calld' — did you mean 'called'?"),
-    ("mx(1, 2)", 0, "unknown function 'mx' — did you mean 'max'?"),
+    # an unknown name: the closest one, then every name the formula could read
+    ("a + stak_level", 4, "unknown name 'stak_level' (did you mean 'stake_level'?); the names here: a, stake_level, options.flor, b"),
+    ("options.flr", 0, "unknown name 'options.flr' (did you mean 'options.flor'?); the names here: a, stake_level, options.flor, b"),
+    ("zzz", 0, "unknown name 'zzz'; the names here: a, stake_level, options.flor, b"),
+    ("True or a", 0, "unknown name 'True' (did you mean 'true'?)"),
+    ("TRUE", 0, "unknown name 'TRUE' (did you mean 'true'?)"),
+    ("a and False", 6, "unknown name 'False' (did you mean 'false'?)"),
+    ("FALSE", 0, "unknown name 'FALSE' (did you mean 'false'?)"),
+    ("1 + calld('truco')", 4, "unknown function 'calld' (did you mean 'called'?); the functions: max, min, abs, called"),
+    ("mx(1, 2)", 0, "unknown function 'mx' (did you mean 'max'?); the functions: max, min, abs, called"),
     ("called('truco', 'envido')", 0, "called() takes 1 argument, got 2"),
     ("abs()", 0, "abs() takes 1 argument, got 0"),
     ("max()", 0, "max() needs at least 1 argument"),
