@@ -502,9 +502,22 @@ def wording(value: Any, language: str) -> Wording | None:
 
 def build_options(tree: Located) -> tuple[OptionDecl, ...]:
     """Read the option declarations; they do not depend on any chosen value."""
+    out, diagnostics = read_options(tree)
+    if diagnostics:
+        raise SpecError(diagnostics)
+    return out
+
+
+def read_options(tree: Located, shapeless: frozenset[str] = frozenset()) -> tuple[tuple[OptionDecl, ...],
+                                                                                 list[Diagnostic]]:
+    """The option declarations and what is wrong with them, `shapeless` ones (refused by the
+    schema, so without the keys read here) left out."""
     diagnostics: list[Diagnostic] = []
     out = []
-    for name, node in (tree.data.get("options") or {}).items():
+    entries = tree.data.get("options")
+    for name, node in entries.items() if isinstance(entries, dict) else ():
+        if name in shapeless or not isinstance(node, dict):
+            continue
         p: Path = ("options", name)
         values = tuple(node["values"])                  # the schema requires values, one at least, and a default
         default = node["default"]
@@ -520,9 +533,7 @@ def build_options(tree: Located) -> tuple[OptionDecl, ...]:
         out.append(OptionDecl(name, declared, values, default, str(node.get("kind", "table")),
                               wording(node.get("doc"), language),
                               Cited(node.get("source"), wording(node.get("note"), language))))
-    if diagnostics:
-        raise SpecError(diagnostics)
-    return tuple(out)
+    return tuple(out), diagnostics
 
 
 def _asks(value: object) -> str:

@@ -150,8 +150,7 @@ def _contests_without_calls(tree: Located) -> list[Diagnostic]:
         if not calls:
             path: NodePath = ("contests", name) + (("calls",) if isinstance(node, dict) and "calls" in node else ())
             out.append(_diag("error", tree, path, f"contest {name!r} has no calls: nobody can ever call it "
-                                                  "(give it calls, or remove it with `" + name + ": ~`)",
-                             key=len(path) == 2))
+                                                  "(give it calls, or remove it)", key=len(path) == 2))
     return out
 
 

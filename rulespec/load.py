@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rulespec import dsl, formula, schema
-from rulespec.blame import relocate_all
-from rulespec.build import Builder, build_options
+from rulespec.blame import parse_path, relocate, relocate_all
+from rulespec.build import Builder, read_options
 from rulespec.errors import SPEC_SUFFIXES, Diagnostic, OptionError, SpecError, SpecNotFound, missing_file, unknown
 from rulespec.ir import OptionDecl, OptionValue, Spec
 from rulespec.merge import extend, merge, subtree
+from rulespec.overrides import unknown_in_when, unknown_overrides
 from rulespec.typecheck import check_types
 from rulespec.yamlload import Located, format_path, load_yaml, load_yaml_file
 
@@ -79,12 +80,14 @@ def load_tree(path: Path, seen: tuple[Path, ...] = (), read: Reader | None = Non
         raise SpecError([Diagnostic("error", tree.loc(()), "$", "a spec must be a YAML mapping")])
     base_name = tree.data.get("extends")
     if base_name is None:
-        return tree
+        return replace(tree, overrides=tuple(unknown_in_when(tree, tree)))
     try:
         base_path = find_spec(str(base_name), relative_to=path.parent)
     except SpecNotFound as err:
         raise SpecError([Diagnostic("error", tree.loc(("extends",)), "$.extends", str(err))]) from None
-    return extend(load_tree(base_path, seen + (path,), read), tree)
+    base = load_tree(base_path, seen + (path,), read)
+    merged = extend(base, tree)
+    return replace(merged, overrides=(*base.overrides, *unknown_overrides(base, tree), *unknown_in_when(tree, merged)))
 
 
 @dataclass
@@ -177,18 +180,34 @@ def open_spec(name_or_path: str | Path) -> SpecSource:
 
 
 def source_of(path: Path, tree: Located) -> SpecSource:
-    """A merged tree validated (schema, options, formulas' types) as the spec at `path`."""
-    try:
-        errors = schema.validate(tree)
-        if errors:
-            raise SpecError(errors)
-        options = build_options(tree)
-        errors = check_types(tree, options)
-        if errors:
-            raise SpecError(errors)
-    except SpecError as err:
-        raise SpecError(relocate_all(err.diagnostics, tree, str(path))) from None
+    """A merged tree validated (overrides, schema, options, formulas' types) as the spec at `path`."""
+    options, found = validate(tree, str(path))
+    if found:
+        raise SpecError([d for _, d in found])
     return SpecSource(path, tree, options)
+
+
+PASSES = ("override", "schema", "options", "types")
+"""What `validate` runs, in this order, each finding named by the pass that found it."""
+
+
+def validate(tree: Located, own: str) -> tuple[tuple[OptionDecl, ...], list[tuple[str, Diagnostic]]]:
+    """The option declarations of a merged tree and every mistake loading can tell in it, at
+    once, each placed in the file `own` where it can be and named by its pass (`PASSES`):
+    a misspelt key does not hide a formula's type error on another line. A finding that
+    would only repeat another is left out: the schema's under an override already refused,
+    the options' of a declaration the schema refused, a formula's the schema refused, or one
+    that reads an option declared so wrongly that its type is unknown."""
+    found = [("override", d) for d in tree.overrides]
+    told = [parse_path(d.path) for _, d in found]
+    shapes = [d for d in schema.validate(tree) if not any(parse_path(d.path)[:len(p)] == p for p in told)]
+    found += [("schema", d) for d in shapes]
+    refused = frozenset(told + [parse_path(d.path) for d in shapes])
+    shapeless = frozenset(str(p[1]) for p in refused if len(p) > 1 and p[0] == "options")
+    options, wrong = read_options(tree, shapeless)
+    found += [("options", d) for d in wrong]
+    found += [("types", d) for d in check_types(tree, options, refused, shapeless)]
+    return options, [(step, relocate(d, tree, own)) for step, d in found]
 
 
 def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Spec:

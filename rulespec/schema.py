@@ -51,6 +51,44 @@ def _nullable(node: Any) -> Any:
 
 _VALIDATOR = Draft202012Validator(SCHEMA)
 
+
+def deref(node: Any) -> Any:
+    """A schema node with its `$ref` followed (its own keys kept beside the target's)."""
+    while isinstance(node, dict) and "$ref" in node:
+        ref = node["$ref"]
+        target: Any = SCHEMA
+        for part in ref.lstrip("#/").split("/"):
+            if part:
+                target = target[part]
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def schema_at(path: tuple[str | int, ...], raw: bool = False) -> dict[str, Any] | None:
+    """The schema of the node at `path` (a `when` entry's `set` is a partial spec); `raw`
+    keeps its `$ref`, if it is one."""
+    parts = list(path)
+    if len(parts) >= 3 and parts[0] == "when" and parts[2] == "set":
+        parts = parts[3:]
+    node: Any = SCHEMA
+    for part in parts:
+        node = deref(node)
+        if not isinstance(node, dict):
+            return None
+        props = node.get("properties") or {}
+        if part in props:
+            node = props[part]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        elif node.get("patternProperties"):
+            node = next(iter(node["patternProperties"].values()))
+        elif isinstance(node.get("items"), dict) and isinstance(part, int):
+            node = node["items"]
+        else:
+            return None
+    node = node if raw else deref(node)
+    return node if isinstance(node, dict) else None
+
 _TYPE_WORDS = {
     "string": "a string",
     "integer": "an integer",

@@ -31,12 +31,13 @@ class _Check:
     """One formula: its site, the spec's options and names, where to point."""
 
     def __init__(self, tree: Located, path: NodePath, site: Site, options: dict[str, OptionDecl],
-                 names: dict[str, set[str]]) -> None:
+                 names: dict[str, set[str]], unsure: frozenset[str] = frozenset()) -> None:
         self.tree = tree
         self.path = path
         self.site = site
         self.scopes = SITE_SCOPES[site.kind]
         self.options = options
+        self.unsure = unsure
         self.names = names
         self.errors: list[Diagnostic] = []
 
@@ -153,6 +154,8 @@ class _Check:
         word = node.dotted
         if word.startswith("options."):
             option = self.options.get(word[len("options."):])
+            if option is None and word[len("options."):] in self.unsure:
+                return None                 # declared, but so wrongly that its type is unknown
             if option is None:
                 name = word[len("options."):]
                 self.error(node, f"unknown option {name!r}{unknown(name, sorted(self.options), 'the options')}",
@@ -257,7 +260,8 @@ def formulas(data: Any, path: NodePath = ()) -> Iterator[tuple[NodePath, Site]]:
 def spec_names(data: Any) -> dict[str, set[str]]:
     """The calls and contests of the merged tree (with every `when` entry's) and the deck's
     ranks, which called(), idle() and rank_count() may name."""
-    trees = [data] + [e.get("set") for e in ((data.get("when") or {}).values()) if isinstance(e, dict)]
+    when = data.get("when")
+    trees = [data] + [e.get("set") for e in (when.values() if isinstance(when, dict) else ()) if isinstance(e, dict)]
     calls: set[str] = set()
     contests: set[str] = set()
     for t in trees:
@@ -275,19 +279,24 @@ def spec_names(data: Any) -> dict[str, set[str]]:
     return {"call": calls, "contest": contests, "rank": ranks}
 
 
-def check_types(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagnostic]:
-    """Every formula of the spec against its site: syntax, names, scopes and types."""
+def check_types(tree: Located, options: tuple[OptionDecl, ...], skip: frozenset[NodePath] = frozenset(),
+                unsure: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """Every formula of the spec against its site: syntax, names, scopes and types. Formulas
+    at or under a `skip` path (refused already) are left out, and reading an option whose
+    declaration is `unsure` is no finding: each would only repeat a mistake told elsewhere."""
     declared = {o.name: o for o in options}
     names = spec_names(tree.data)
     out: list[Diagnostic] = []
     for path, site in formulas(tree.data):
+        if any(path[:len(s)] == s for s in skip):
+            continue
         value = _get(tree.data, path)
         try:
             expr = dsl.parse_value(value, functools.partial(tree.locate_in, path), path=format_path(path))
         except SpecError as err:
             out += err.diagnostics
             continue
-        check = _Check(tree, path, site, declared, names)
+        check = _Check(tree, path, site, declared, names, unsure)
         check.expect(expr, site.type)
         out += check.errors
     return out

@@ -71,7 +71,9 @@ class Located:
     """Plain YAML data with the Loc of every node (by path) and the text of every string.
 
     `key_locs` maps an entry's path to the Loc of its key, so "unknown key" errors can point
-    at the key itself rather than at its value.
+    at the key itself rather than at its value. `overrides` holds what merging a variant over
+    its base found wrong (rulespec.overrides): a merged tree has lost the keys that removed
+    nothing, so they are told while both trees are at hand.
     """
 
     data: Any
@@ -79,6 +81,7 @@ class Located:
     texts: dict[NodePath, ScalarText] = field(default_factory=dict)
     key_locs: dict[NodePath, Loc] = field(default_factory=dict)
     replaces: frozenset[NodePath] = frozenset()
+    overrides: tuple[Diagnostic, ...] = ()
 
     def loc(self, path: NodePath) -> Loc | None:
         """The Loc of the deepest prefix of `path` that exists (None if nothing is known)."""

@@ -50,7 +50,7 @@ def test_as_typed_every_finding_that_plays_no_hand_is_reported(file):
     wanted = {_key(f.diagnostic) for f in report.findings if f.stage in (LOAD, STATIC, BUILD)}
     quick = _analyze(INVALID / file)
     assert wanted <= {_key(f.diagnostic) for f in quick.findings}
-    assert all(f.code in ("yaml", "schema", "options", "dsl-syntax", "dsl-type", "load", "static", "build")
+    assert all(f.code in ("yaml", "override", "schema", "options", "dsl-syntax", "dsl-type", "load", "static", "build")
                for f in quick.findings)
 
 
@@ -86,12 +86,13 @@ def test_codes_name_the_pass(tmp_path):
 
 def test_a_case_file_naming_a_spec_the_schema_refuses_says_so(tmp_path):
     """A case file's `spec:` is read for its names only once the schema passes it; one that does
-    not (an option without its required default) is reported by the replay, not by a traceback."""
-    (tmp_path / "broken.yaml").write_text("extends: teg\nname: broken\noptions:\n  seats: {values: [2, 4]}\n",
-                                          encoding="utf-8")
+    not (an option of a kind there is not) is reported by the replay, not by a traceback."""
+    (tmp_path / "broken.yaml").write_text("extends: teg\nname: broken\noptions:\n  seats: {values: [2, 4], default: 2, "
+                                          "kind: weird}\n", encoding="utf-8")
     case = tmp_path / "cases.yaml"
     case.write_text("spec: broken.yaml\ncases:\n  - name: one\n    actions: []\n", encoding="utf-8")
     a = analyze(case, case.read_text(encoding="utf-8"))
     [f] = a.findings
     assert f.code == "replay" and a.source is None
-    assert f.diagnostic.message.endswith("broken.yaml:4:10 at $.options.seats: missing required key 'default'")
+    assert f.diagnostic.message.endswith("broken.yaml:4:45 at $.options.seats.kind: the string 'weird' is not "
+                                         "allowed here; expected one of 'table', 'interpretation'")

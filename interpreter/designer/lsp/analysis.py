@@ -17,13 +17,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from rulespec import schema
-from rulespec.blame import relocate_all
-from rulespec.build import build_options
 from rulespec.errors import Diagnostic, Loc, SpecError, SpecNotFound, TrucoError
 from rulespec.ir import OptionDecl, Spec
-from rulespec.load import SpecSource, find_spec, load_tree
-from rulespec.typecheck import check_types
+from rulespec.load import SpecSource, find_spec, load_tree, validate
 from rulespec.yamlload import Located, load_yaml
 
 from interpreter.designer.check import Report, diagnose_source
@@ -145,23 +141,11 @@ def _run(out: Analysis, reader: Reader, deep: bool) -> None:
         out.findings = [Finding(d, _code(d, "yaml")) for d in err.diagnostics]
         return
     out.tree = tree
-    steps: list[tuple[str, Callable[[], list[Diagnostic]]]] = [("schema", lambda: schema.validate(tree))]
-    options: list[tuple[OptionDecl, ...]] = []
-
-    def read_options() -> list[Diagnostic]:
-        options.append(build_options(tree))
-        return []
-
-    steps += [("options", read_options), ("types", lambda: check_types(tree, options[0]))]
-    for step, run in steps:
-        try:
-            found = run()
-        except SpecError as err:
-            found = err.diagnostics
-        if found:
-            out.findings = [Finding(d, _code(d, step)) for d in relocate_all(found, tree, str(path))]
-            return
-    out.source = SpecSource(path, tree, options[0])
+    options, found = validate(tree, str(path))
+    if found:                           # every mistake loading tells, at once
+        out.findings = [Finding(d, _code(d, step)) for step, d in found]
+        return
+    out.source = SpecSource(path, tree, options)
     report = diagnose_source(out.source, Report(str(path)), exhaustive=deep, play=deep, base=out.base)
     if report.unusable:
         out.findings = [Finding(Diagnostic("error", tree.loc(()), "$", report.unusable), "load")]
@@ -208,9 +192,10 @@ def _case_spec(out: Analysis, name: Any, reader: Reader) -> None:
     try:
         spec_path = find_spec(str(name), relative_to=out.path.parent)
         tree = load_tree(spec_path, read=reader)
-        if schema.validate(tree):           # options are read from a valid spec only
+        options, found = validate(tree, str(spec_path))
+        if found:                           # options are read from a valid spec only
             return
-        out.tree, out.source = tree, SpecSource(spec_path, tree, build_options(tree))
+        out.tree, out.source = tree, SpecSource(spec_path, tree, options)
     except (SpecNotFound, SpecError):       # replay says what is wrong with `spec:`
         pass
 

@@ -21,7 +21,7 @@ from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from rulespec.load import bundled_names
 from rulespec.prose import Prose
 from rulespec.rulebook_i18n import catalog
-from rulespec.schema import SCHEMA
+from rulespec.schema import deref, schema_at
 from rulespec.vocabulary import (
     FUNCTIONS,
     NAMES,
@@ -53,48 +53,8 @@ ENTRY_MAPS = (("options",), ("stakes", "calls"), ("contests",), ("contests", "*"
 """Mappings whose entries are declarations, each of which may cite its `source:`."""
 
 
-# -- the schema at a path -------------------------------------------------------------------
-
-
-def _deref(node: Any) -> Any:
-    while isinstance(node, dict) and "$ref" in node:
-        ref = node["$ref"]
-        target: Any = SCHEMA
-        for part in ref.lstrip("#/").split("/"):
-            if part:
-                target = target[part]
-        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-    return node
-
-
-def schema_at(path: tuple, raw: bool = False) -> dict[str, Any] | None:
-    """The schema of the node at `path` (a `when` entry's `set` is a partial spec); `raw`
-    keeps its `$ref`, if it is one."""
-    parts = list(path)
-    if len(parts) >= 3 and parts[0] == "when" and parts[2] == "set":
-        parts = parts[3:]
-    node: Any = SCHEMA
-    for part in parts:
-        node = _deref(node)
-        if not isinstance(node, dict):
-            return None
-        props = node.get("properties") or {}
-        if part in props:
-            node = props[part]
-        elif isinstance(node.get("additionalProperties"), dict):
-            node = node["additionalProperties"]
-        elif node.get("patternProperties"):
-            node = next(iter(node["patternProperties"].values()))
-        elif isinstance(node.get("items"), dict) and isinstance(part, int):
-            node = node["items"]
-        else:
-            return None
-    node = node if raw else _deref(node)
-    return node if isinstance(node, dict) else None
-
-
 def _docs(node: Any) -> str:
-    node = _deref(node) if isinstance(node, dict) else {}
+    node = deref(node) if isinstance(node, dict) else {}
     return " — ".join(x for x in (node.get("title"), node.get("description")) if x)
 
 
@@ -128,7 +88,7 @@ def card_place(a: Analysis, ctx: Context) -> str | None:
         return "ranks" if wants == "rank" else None
     node = schema_at(ctx.value_path, raw=True)
     if node is not None and ctx.in_list:
-        node = _deref(node).get("items")
+        node = deref(node).get("items")
     if isinstance(node, dict) and node.get("$ref") == CARD_VALUE:
         return "ranks"
     if path[:1] == ("options",) and len(path) == 3 and path[2] == "values" and ctx.in_list:
@@ -263,7 +223,7 @@ def _values(a: Analysis, ctx: Context) -> Iterator[lsp.CompletionItem]:
     node = schema_at(path)
     if node is not None:
         if isinstance(node.get("items"), dict) and ctx.in_list:
-            node = _deref(node["items"])
+            node = deref(node["items"])
         for v in node.get("enum") or []:
             yield item(str(v), lsp.CompletionItemKind.EnumMember, _docs(node).split(" — ")[0], _docs(node))
         if node.get("type") == "boolean":
