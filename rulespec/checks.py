@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rulespec import dsl, formula
-from rulespec.errors import Diagnostic, Severity, SpecError, unknown
+from rulespec.errors import Diagnostic, Severity, SpecError, so, unknown
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, Formula, OptionDecl, OptionValue, Spec
 from rulespec.yamlload import Located, NodePath, format_path
 
@@ -296,8 +296,8 @@ def _unreachable_calls(spec: Spec, contest: Contest) -> list[Diagnostic]:
     out = []
     for c in contest.calls:
         if _constant(c.allowed, spec) is False:
-            out.append(_at("error", spec, c.allowed, f"{c.name} can never be called: its `allowed` condition "
-                                                     "is always false"))
+            out.append(_at("error", spec, c.allowed, so(f"the `allowed` condition of {c.name} is always false",
+                                                        f"{c.name} can never be called")))
             continue
         if c.name in reachable:
             continue
@@ -308,17 +308,17 @@ def _unreachable_calls(spec: Spec, contest: Contest) -> list[Diagnostic]:
         key += ("opens",) if isinstance(written, dict) and "opens" in written else ("after",)
         loc = spec.raw.loc(key)
         out.append(Diagnostic("error", loc, format_path(key),
-                              f"{c.name} can never be called: it does not open a chain and answers "
-                              + (f"only calls that cannot be made ({', '.join(c.after)})" if c.after else "no call"),
-                              c.cited.source))
+                              so(f"{c.name} does not open a chain and answers "
+                                 + (f"only calls that cannot be made ({', '.join(c.after)})" if c.after else "no call"),
+                                 "it can never be called"), c.cited.source))
     return out
 
 
 def _never_open(spec: Spec, contest: Contest) -> list[Diagnostic]:
     if contest.calls and _constant(contest.window, spec) is False and _constant(contest.interrupt, spec) is False:
         return [_at("error", spec, contest.window,
-                    f"the window of {contest.name} never opens (its condition is always false): "
-                    f"{', '.join(c.name for c in contest.calls)} can never be called")]
+                    so(f"the window of {contest.name} is always false",
+                       f"it never opens and {', '.join(c.name for c in contest.calls)} can never be called"))]
     return []
 
 

@@ -40,6 +40,14 @@ def unknown(word: str, names: Iterable[str], what: str) -> str:
     return f"{did_you_mean(word, listed)}; {what}: {', '.join(listed) or 'none'}"
 
 
+def so(cause: str, consequence: str) -> str:
+    """`cause, so consequence`: a finding says first what was written wrong, which the designer
+    acts on, then what follows from it. Lines under the cause (a formula and its caret) stay
+    under the sentence."""
+    head, sep, rest = cause.partition("\n")
+    return f"{head}, so {consequence}{sep}{rest}"
+
+
 def missing_file(text: str, looked: Iterable[str | os.PathLike[str]], what: str = "file") -> str:
     """A file named but not there, said as such by every command that reads one (a spec, a
     base, a case file), with where it was looked for and the YAML file beside it it may be."""

@@ -25,7 +25,7 @@ from rich.markup import escape
 
 from rulespec.blame import relocate
 from rulespec.checks import check_source, check_spec
-from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound
+from rulespec.errors import Diagnostic, Loc, OptionError, Severity, SpecError, SpecNotFound, so
 from rulespec.ir import OptionDecl, OptionValue, Span, Wording
 from rulespec.load import SpecSource, open_spec
 from rulespec.resolved import base_of, merge_findings, render
@@ -94,6 +94,8 @@ class Report:
     """The option combinations explored exhaustively, defaults first."""
     stopped: bool = False
     """A finding came first, so the combinations after it were not explored."""
+    walkable: int = 0
+    """The combinations the exhaustive pass walks when nothing stops it."""
     uncapped: set[str] = field(default_factory=set)
     cut: bool = False
     interpretations: list[OptionDecl] = field(default_factory=list)
@@ -115,11 +117,21 @@ class Report:
 
     def coverage(self) -> str:
         """Which option combinations the exhaustive pass covered, in words."""
+        if self.stopped:
+            return (f"{self.explored} of the {self.walkable} combinations it walks (stopped at the first finding)"
+                    if self.explored else "none (a finding came before any walk)")
         if not self.explored:
             return "none"
-        if self.stopped:
-            return f"{self.explored} of {self.total} combinations (stopped at the first finding)"
         return f"every pair of option values: {self.explored} of {self.total} combinations"
+
+    def stop_note(self) -> str:
+        """What the exhaustive pass did when a finding came first, as it happened."""
+        if not self.explored:
+            return ("no hand was walked: the findings above came first, from the checks that play no hand "
+                    "(fix them and check again, or walk every hand all the same with --keep-going)")
+        return (f"the exhaustive pass stopped at its first finding, having walked {self.explored} of the "
+                f"{self.walkable} option combinations it walks (fix what is above and check again, or walk "
+                "them all with --keep-going)")
 
 
 # -- choosing option combinations ---------------------------------------------------------
@@ -301,6 +313,7 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
     if not play:
         combos = each_value(options)                  # every option value at least once
     explored = {_key(c) for c in pairwise(options)} if exhaustive else set()
+    report.walkable = sum(_key(c) in explored for c in combos) if play else 0
     todo: list[tuple[Game, Combo]] = []
     for combo in combos:
         report.checked += 1
@@ -351,7 +364,7 @@ def _walked(game: Game) -> Exploration | str:
     try:
         return explore(game)
     except ENGINE_FAILURES as err:
-        return f"the exhaustive pass fails: {err}"
+        return so(str(err), "the exhaustive pass cannot go on")
 
 
 def _walked_at(index: int) -> Exploration | str:
@@ -381,7 +394,7 @@ def _build(source: SpecSource, combo: Combo, found: _Collector) -> Game | None:
             found.add(d, BUILD, combo)
         return None
     except ENGINE_FAILURES as err:
-        found.add(Diagnostic("error", Loc(spec.file, 1, 1), "$", f"the engine cannot compile the spec: {err}"),
+        found.add(Diagnostic("error", Loc(spec.file, 1, 1), "$", so(str(err), "the engine cannot compile the spec")),
                   BUILD, combo)
         return None
     turned = _ranking_under_turned(game)
@@ -432,8 +445,8 @@ def _payoffs_failed(game: Game, err: Exception) -> Diagnostic:
     failure at the stakes, where the reading starts."""
     if isinstance(err, SpecError) and err.diagnostics:
         d = err.diagnostics[0]
-        return replace(d, severity="error", message=f"the payoffs cannot be computed: {d.message}")
-    return Diagnostic("error", game.spec.stakes.span.loc, "$", f"the payoffs cannot be computed: {err}")
+        return replace(d, severity="error", message=so(d.message, "the payoffs cannot be computed"))
+    return Diagnostic("error", game.spec.stakes.span.loc, "$", so(str(err), "the payoffs cannot be computed"))
 
 
 def _ladder_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) -> None:
@@ -444,8 +457,8 @@ def _ladder_rules(game: Game, table: Payoffs, combo: Combo, found: _Collector) -
     base: tuple[tuple[str | int, ...], ...] = (("stakes", "base"),)
     for rung, step in enumerate(table.ladder):
         if step.accepted <= before:
-            found.add(_at(step.worth.span, step.source, f"the ladder does not rise: {step.call} makes the hand "
-                                                        f"worth {step.accepted}, no more than {name} ({before})",
+            why = f"{step.call} makes the hand worth {step.accepted}, no more than {name} ({before})"
+            found.add(_at(step.worth.span, step.source, so(why, "the ladder does not rise"),
                           related=base if rung == 0 else ()),
                       PAYOFF, combo)
         if step.declined > step.accepted:
@@ -511,7 +524,7 @@ def _explore(game: Game, combo: Combo, ex: Exploration | str, found: _Collector,
         found.add(_violation(v), EXPLORE, combo, v.witness, v.expect, v.detail)
     if ex.cut:
         found.add(Diagnostic("warning", game.spec.tricks.span.loc, "$",
-                             "the exhaustive pass was cut short: too many states"), EXPLORE, combo)
+                             so("a hand has too many states", "the exhaustive pass was cut short")), EXPLORE, combo)
     report.exploring += ex.seconds
     report.states += ex.states
     report.transitions += ex.transitions
@@ -598,6 +611,13 @@ def _lines(report: Report) -> Iterator[tuple[Severity | None, str]]:
         yield None, f"ok {report.name}"
 
 
+def error_lines(report: Report) -> list[str]:
+    """A report's errors as `truco check` prints them, warnings left out, or why the spec could
+    not be read at all: what a command that refuses a spec the checker finds wrong shows."""
+    lines = [str(f.diagnostic) for f in report.findings if f.diagnostic.severity == "error"]
+    return lines + ([report.unusable] if report.unusable else [])
+
+
 def print_resolved(names: list[str]) -> int:
     """Each spec as `extends` merged it, every line with the file:line it came from."""
     for name in names:
@@ -632,10 +652,7 @@ def check_specs(names: list[str], console: Console, as_json: bool = False, repor
                 text = line if severity else line[len("ok "):]
                 console.print(f"[{style}]{word}[/] {escape(text)}", soft_wrap=True, highlight=False)
             if r.stopped:
-                console.print(f"[dim]note[/] the exhaustive pass stopped at the first finding, after "
-                              f"{r.explored} option combination{'' if r.explored == 1 else 's'}: fix what is "
-                              "above and check again, or walk them all with --keep-going",
-                              soft_wrap=True, highlight=False)
+                console.print(f"[dim]note[/] {r.stop_note()}", soft_wrap=True, highlight=False)
             if report and not r.unusable:
                 print_report(r, console)
     if any(r.unusable for r in reports):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
 
 from rulespec.dsl import Binary, Call, Name, Num, Str, calls_used, names_used, walk
-from rulespec.errors import IllegalAction, TrucoError
+from rulespec.errors import IllegalAction, TrucoError, so
 from rulespec.ir import Contest, Formula, Span, Spec
 
 from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize, never_again
@@ -661,7 +661,7 @@ class _Walk:
                            detail=f"'{last}': {err.reason}")
                 continue
             except FORMULA_FAILURES as err:
-                self.found("crash", f"the engine fails: {err}", self.span_of(st),
+                self.found("crash", so(str(err), "the engine cannot play on"), self.span_of(st),
                            lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]))  # type: ignore[misc]
                 continue
             steps: list[Step] = [*chosen, ("act", last)]
@@ -693,7 +693,8 @@ class _Walk:
         if st.count is not None:
             count = self.game.spec.contests[st.count.contest].count
             span = count.good.span
-            message += f" in the count (announce: {count.announce.text}; good: {count.good.text})"
+            message = so(f"in the count, announce ({count.announce.text}) and good ({count.good.text}) leave the "
+                         "seat to speak nothing to say", "nobody may act in a live hand")
         self.found("dead", message, span, lambda: self.path(i), {"hand_over": False, "legal": []},
                                "nobody is to act" if seat is None else f"seat {seat} has no legal action")
 
@@ -837,8 +838,8 @@ def _unreachable(spec: Spec, out: Exploration) -> None:
     for contest in spec.contests:
         never = [c for c in contest.calls if c.name not in out.legal_calls]
         if never and len(never) == len(contest.calls):
-            out.add(Violation("unreachable", f"no call of {contest.name} is ever legal in any hand explored: "
-                                             "its window never opens", contest.window.span))
+            out.add(Violation("unreachable", so(f"the window of {contest.name} never opens in any hand explored",
+                                                f"no call of {contest.name} is ever legal"), contest.window.span))
             continue
         for unused in never:
             out.add(Violation("unreachable", f"{unused.name} is never legal in any hand explored", unused.span))
@@ -875,7 +876,7 @@ def _first_stuck(game: Game, deal: Deal) -> Violation | None:
             special = game.new_match(seed=0, deals=[deal], score=list(score)).special
             span = next((h.span for h in game.spec.special_hands if h.name in special), game.spec.match.span)
             where = f" (a hand of {', '.join(special)})" if special else ""
-            return Violation("stuck", "the match cannot end: from some scores no hand scores a point", span,
+            return Violation("stuck", so("from some scores no hand scores a point", "the match cannot end"), span,
                              Witness(deal, (), score), {"score": list(score)}, f"from {shown}{where}")
     return None
 

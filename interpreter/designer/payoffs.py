@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rulespec.dsl import names_used
-from rulespec.errors import IllegalAction, SpecError
+from rulespec.errors import IllegalAction, SpecError, so
 from rulespec.ir import Contest, ContestCall, Formula, Span
 
 from interpreter.designer.explore import (
@@ -163,7 +163,7 @@ def _ladder(game: Game, start: State, out: Payoffs) -> Iterator[Step]:
             accepted.apply("accept")
             declined.apply("decline")
         except FORMULA_FAILURES as err:
-            out.problems.append(Violation("payoff", f"answering {name} fails: {_reason(err)}", calls[name].span,
+            out.problems.append(Violation("payoff", so(_reason(err), f"answering {name} fails"), calls[name].span,
                                           Witness(_deal_of(st), tuple(actions))))
             return
         gained = declined.score[caller_team] - st.score[caller_team]
@@ -236,7 +236,7 @@ def _chains(game: Game, contest: Contest, deal: Deal, out: Payoffs) -> Found:
             except FORMULA_FAILURES as err:
                 rule = _rule(contest, chain, action) if action in ("accept", "decline") else None
                 doing = {"accept": "accepting", "decline": "declining"}.get(action, action)
-                out.problems.append(Violation("payoff", f"the payoff cannot be computed: {_reason(err)}",
+                out.problems.append(Violation("payoff", so(_reason(err), "the payoff cannot be computed"),
                                               rule.span if rule else contest.span, Witness(deal, path + (step,)),
                                               detail=f"{doing} {' '.join(chain) or contest.name}"))
                 if chain in found:

@@ -989,10 +989,8 @@ def static_errors(spec: str, options: dict[str, Any]) -> list[str]:
     """The errors the checker finds without playing a hand (its quick pass), as it prints them."""
     from rulespec.load import open_spec
 
-    from interpreter.designer.check import Report, diagnose_source
-    report = diagnose_source(open_spec(spec), Report(spec), exhaustive=False, fixed=options, play=False)
-    lines = [str(f.diagnostic) for f in report.findings if f.diagnostic.severity == "error"]
-    return lines + ([report.unusable] if report.unusable else [])
+    from interpreter.designer.check import Report, diagnose_source, error_lines
+    return error_lines(diagnose_source(open_spec(spec), Report(spec), exhaustive=False, fixed=options, play=False))
 
 
 def run(args: argparse.Namespace, console: Console) -> int:

@@ -79,6 +79,22 @@ def _shown(db: str) -> str:
     return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
 
 
+def _specs_check(paths: list[str], console: Console) -> bool:
+    """Each spec file offered passes the checker short of its exhaustive walk, or the server does
+    not start: a spec that does not check would otherwise fail on its first match, as a 500."""
+    from interpreter.designer.check import diagnose, error_lines
+    ok = True
+    for path in paths:
+        errors = error_lines(diagnose(path, exhaustive=False))
+        for line in errors:
+            console.print(f"[bold red]error[/] {escape(line)}", soft_wrap=True, highlight=False)
+        if errors:
+            console.print(f"not serving {escape(path)}: {len(errors)} error{'s' if len(errors) > 1 else ''} "
+                          f"(`truco check {escape(path)}` says more)", soft_wrap=True, highlight=False)
+            ok = False
+    return ok
+
+
 def run(args: argparse.Namespace, console: Console) -> int:
     try:
         import uvicorn
@@ -96,6 +112,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return 2
     settings = Settings(hosts=LOOPBACK_HOSTS + tuple(args.allow_host), origins=tuple(args.allow_origin),
                         client_seeds=args.client_seeds, limits=limits)
+    if not _specs_check(args.spec, console):
+        return 2
     try:
         app = create_app(args.db, args.spec, settings)
     except Exception as err:                        # psycopg missing, the database unreachable, a bad URL

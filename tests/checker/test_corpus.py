@@ -79,5 +79,5 @@ def test_a_payoff_failure_without_a_place_is_told_at_the_stakes(monkeypatch: pyt
     base = find_spec("teg")
     line = base.read_text(encoding="utf-8").splitlines().index("stakes:") + 2     # where its map begins
     assert [str(f.diagnostic) for f in report.findings] == [
-        f"{path}:7:9 at $.stakes.base: the payoffs cannot be computed: the ladder has no first step"
+        f"{path}:7:9 at $.stakes.base: the ladder has no first step, so the payoffs cannot be computed"
         f" [in the base: {base}:{line}:3 at $]"]

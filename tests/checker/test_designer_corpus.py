@@ -55,7 +55,7 @@ def test_a_raised_base_stake_is_blamed_where_it_is_raised(tmp_path: Path, capsys
     path.write_text("extends: teg\nstakes:\n  base: 1000000\n", encoding="utf-8")
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert f"{path}:3:9 at $.stakes.base: the ladder does not rise" in out
+    assert f"{path}:3:9 at $.stakes.base: truco makes the hand worth 2, no more than an unraised hand" in out
     assert f"{path}:3:9 at $.stakes.base: declining truco pays 1000000" in out
     assert "$.extends" not in out
 
