@@ -48,13 +48,24 @@ def _contains(whole: Any, part: Any) -> bool:
 
 
 def test_guide_shows_the_example() -> None:
-    """Every YAML block of the guide is part of the example file, so the two cannot drift."""
+    """Every YAML block of the guide is part of the example file, so the two cannot drift; a
+    block that shows a mistake names its file first (`# docs/examples/mistakes/...`) and is part
+    of that one, which the guide runs through `truco check` (tests/test_doc_examples.py)."""
     guide = GUIDE.read_text(encoding="utf-8")
     example = load_yaml(EXAMPLE.read_text(encoding="utf-8"), str(EXAMPLE)).data
     blocks = re.findall(r"```yaml\n(.*?)```", guide, re.S)
-    assert len(blocks) >= 4
+    assert len(blocks) >= 6
+    mistakes = 0
     for block in blocks:
+        whole = example
+        named = re.match(r"# (docs/examples/mistakes/\S+\.yaml)\n", block)
+        if named:
+            mistakes += 1
+            file = ROOT / named.group(1)
+            whole = load_yaml(file.read_text(encoding="utf-8"), str(file)).data
+            assert whole["extends"] == "../casa.yaml", "a mistake made in the guide's own example"
         if block.startswith("  "):                     # a continuation of the options mapping
             block = "options:\n" + block
-        assert _contains(example, load_yaml(block, "guide").data), block
+        assert _contains(whole, load_yaml(block, "guide").data), block
+    assert mistakes == 2
     assert "docs/examples/casa.yaml" in guide or "examples/casa.yaml" in guide

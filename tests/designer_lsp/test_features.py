@@ -305,3 +305,25 @@ def test_under_a_when_entry_set_the_base_entries_and_calls_complete(tmp_path):
     a, _ = _variant(tmp_path, text)
     assert {"contraflor", "contraflor_al_resto"} <= set(_labels(a, text, "}\n            "))
     assert set(_labels(a, text, "after: [")) == {"flor", "contraflor", "contraflor_al_resto"}
+
+
+def test_every_misspelling_of_a_buffer_is_shown_at_once_and_each_has_its_fix(tmp_path):
+    """A misspelt override, a misspelt formula name and a word for false, on three lines: the
+    three are reported together (one pass), each with the quick fix of its "did you mean"
+    (written one way by every pass), and the three fixes make a spec that loads."""
+    text = ("extends: teg\nname: house\ncontests:\n  envido:\n    calls:\n      real_envdio: {max: 1}\n"
+            "fold:\n  when: \"my_trn\"\n  pays: \"if no then 1 else stake\"\n")
+    path = tmp_path / "house.yaml"
+    a = analyze(path, text)
+    assert sorted((f.code, f.diagnostic.loc.line) for f in a.findings) == [("dsl-type", 8), ("dsl-type", 9),
+                                                                            ("override", 6)]
+    lines = text.split("\n")
+    for f in a.findings:
+        d = to_lsp(f.diagnostic, f.code, text)
+        [fix] = [c for c in features.code_actions(a, path.as_uri(), d.range, [d]) if c.title.startswith("Change '")]
+        [edit] = fix.edit.changes[path.as_uri()]
+        row = lines[edit.range.start.line]
+        lines[edit.range.start.line] = row[:edit.range.start.character] + edit.new_text + row[edit.range.end.character:]
+    fixed = "\n".join(lines)
+    assert "real_envido: {max: 1}" in fixed and "when: \"my_turn\"" in fixed and "if false then" in fixed
+    assert analyze(path, fixed).findings == []
