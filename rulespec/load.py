@@ -187,15 +187,12 @@ def source_of(path: Path, tree: Located) -> SpecSource:
     return SpecSource(path, tree, options)
 
 
-PASSES = ("override", "schema", "options", "types")
-"""What `validate` runs, in this order, each finding named by the pass that found it."""
-
-
 def validate(tree: Located, own: str) -> tuple[tuple[OptionDecl, ...], list[tuple[str, Diagnostic]]]:
     """The option declarations of a merged tree and every mistake loading can tell in it, at
-    once, each placed in the file `own` where it can be and named by its pass (`PASSES`):
-    a misspelt key does not hide a formula's type error on another line. A finding that
-    would only repeat another is left out: the schema's under an override already refused,
+    once, each placed in the file `own` where it can be and named by the pass that found it
+    (override, schema, options, types, in this order): a misspelt key does not hide a
+    formula's type error on another line. A finding that would only repeat another is left
+    out: the schema's under an override already refused,
     the options' of a declaration the schema refused, a formula's the schema refused, or one
     that reads an option declared so wrongly that its type is unknown."""
     found = [("override", d) for d in tree.overrides]

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.errors import OptionError, SpecError, SpecNotFound
-from rulespec.load import find_spec, load_spec, open_spec
+from rulespec.errors import OptionError, SpecNotFound
+from rulespec.load import find_spec, open_spec
 from rulespec.vocabulary import NAMES, SITE_SCOPES, site_of
+from tests.variants import refused
+from tests.variants import write_variant as variant
 
 from interpreter.cli import main
 from interpreter.designer.check import diagnose
@@ -28,22 +30,10 @@ def wide(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "1000")
 
 
-def variant(tmp_path: Path, body: str, name: str = "casa") -> Path:
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(f"name: {name}\nextends: teg\n{body}", encoding="utf-8")
-    return path
-
-
-def load_errors(path: Path) -> list[str]:
-    with pytest.raises(SpecError) as info:
-        load_spec(path)
-    return [d.message for d in info.value.diagnostics]
-
-
 def test_an_unknown_name_lists_the_names_in_scope_there(tmp_path: Path) -> None:
     """`fold.when` is asked of a seat at its moment of a trick: every name of that scope is
     offered, and none that has no meaning there (a contest's payoff names)."""
-    [message] = load_errors(variant(tmp_path, "fold: {when: \"my_trn\"}\n"))
+    [message] = [d.message for d in refused(variant(tmp_path, "fold: {when: \"my_trn\"}\n"))]
     head, _, listed = message.partition("; the names here: ")
     assert head == "unknown name 'my_trn' (did you mean 'my_turn'?)"
     scopes = SITE_SCOPES[site_of(("fold", "when")).kind]             # type: ignore[union-attr]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.errors import SpecError
-from rulespec.load import load_spec
+from tests.variants import refused
+from tests.variants import write_variant as variant
 
 from interpreter.cli import main
 from interpreter.designer.lsp.analysis import analyze
@@ -17,16 +17,8 @@ TWO_MISTAKES = ("stakes:\n  calls:\n    truco: {worht: 2}\n"           # line 5:
                 "contests:\n  envido:\n    window: \"trick + 1\"\n")   # line 8: a number as a condition
 
 
-def variant(tmp_path: Path, body: str) -> Path:
-    path = tmp_path / "casa.yaml"
-    path.write_text(f"name: casa\nextends: teg\n{body}", encoding="utf-8")
-    return path
-
-
 def places(path: Path) -> list[tuple[int, int, str]]:
-    with pytest.raises(SpecError) as info:
-        load_spec(path)
-    return [(d.loc.line, d.loc.col, d.path) for d in info.value.diagnostics]
+    return [(d.loc.line, d.loc.col, d.path) for d in refused(path)]
 
 
 def test_a_misspelt_key_and_a_formula_type_error_are_both_told(tmp_path: Path) -> None:

@@ -8,26 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.errors import Diagnostic, SpecError
+from rulespec.errors import SpecError
 from rulespec.load import load_spec
+from tests.variants import refused
+from tests.variants import write_variant as variant
 
 from interpreter.cli import main
 from interpreter.designer.check import diagnose
 from interpreter.engine.game import load_game
 
 TEG_CALLS = "envido, real_envido, falta_envido"
-
-
-def variant(tmp_path: Path, body: str, name: str = "casa") -> Path:
-    path = tmp_path / f"{name}.yaml"
-    path.write_text(f"name: {name}\nextends: teg\n{body}", encoding="utf-8")
-    return path
-
-
-def refused(path: Path) -> list[Diagnostic]:
-    with pytest.raises(SpecError) as info:
-        load_spec(path)
-    return info.value.diagnostics
 
 
 @pytest.mark.parametrize("written, why", [
