@@ -1315,10 +1315,10 @@ def test_a_formula_naming_an_unknown_call_or_contest_is_refused_with_the_names_t
     name's place, listing the names it could have meant (or that there are none)."""
     calls = "contraflor, contraflor_al_resto, envido, falta_envido, flor, real_envido, retruco, truco, vale_cuatro"
     for rule, contests, message in (
-            ("called('tresillo')", "", f"called(): no call named 'tresillo'; calls: {calls}"),
-            ("in_chain('tresillo') == 0", "", f"in_chain(): no call named 'tresillo'; calls: {calls}"),
-            ("idle('chica')", "", "idle(): no contest named 'chica'; contests: envido, flor"),
-            ("idle('envido')", "contests: !replace {}\n", "idle(): no contest named 'envido'; contests: none")):
+            ("called('tresillo')", "", f"called(): no call named 'tresillo'; the calls: {calls}"),
+            ("in_chain('tresillo') == 0", "", f"in_chain(): no call named 'tresillo'; the calls: {calls}"),
+            ("idle('chica')", "", "idle(): no contest named 'chica'; the contests: envido, flor"),
+            ("idle('envido')", "contests: !replace {}\n", "idle(): no contest named 'envido'; the contests: none")):
         text = (f'name: casa_sin_nombre\ntitle: teg with a fold rule that names what is not there\nsource: "a test\'s own '
                 f'house rules"\nextends: teg\n{contests}fold:\n  when: "my_turn and {rule}"\n')
         d = house_finding(tmp_path, text, {"players": 2})
