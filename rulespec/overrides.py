@@ -78,8 +78,8 @@ def _walk(tree: Located, node: dict[str, Any], at: NodePath, path: NodePath,
                 yield Diagnostic("error", tree.key_loc(at + (key,)), format_path(at + (key,)),
                                  f"{key!r} names nothing in {what}, so {why}{unknown(key, names, f'{what} has here')}")
             continue
-        below = [k[key] for k in known if isinstance(k, dict) and isinstance(k.get(key), dict)]
-        if isinstance(value, dict) and below:
+        if isinstance(value, dict):       # under a map the base lacks, `below` is empty: every entry is new
+            below = [k[key] for k in known if isinstance(k, dict) and isinstance(k.get(key), dict)]
             yield from _walk(tree, value, at + (key,), path + (key,), below, what)
 
 

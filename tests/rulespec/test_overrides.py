@@ -78,6 +78,9 @@ def test_a_new_entry_written_whole_is_a_new_entry(tmp_path: Path) -> None:
      "'quierro' names nothing in the base, so `~` removes nothing (did you mean 'quiero'?)"),
     ("stakes:\n  calls:\n    retrucco: {declined: 2}\n", "$.stakes.calls.retrucco",
      "'retrucco' names nothing in the base, so it is a new stake call, which writes worth (did you mean 'retruco'?)"),
+    # a map teg does not have at all: each of its entries is new, and removing one removes nothing
+    ("annul:\n  maldon: ~\n", "$.annul.maldon",
+     "'maldon' names nothing in the base, so `~` removes nothing; the base has here: none"),
 ])
 def test_every_map_of_named_entries_is_held_to_its_base(tmp_path: Path, body: str, path: str, message: str) -> None:
     [d] = refused(variant(tmp_path, body))
