@@ -118,8 +118,8 @@ def _when_entries(tree: Located, options: tuple[OptionDecl, ...]) -> list[Diagno
                 holds = True
                 break
         if not holds:
-            out.append(_diag("warning", tree, path, f"the `when` entry {name!r} applies under no choice of "
-                                                    "options: its condition never holds"))
+            out.append(_diag("warning", tree, path, so(f"the condition of the `when` entry {name!r} never holds",
+                                                       "it applies under no choice of options")))
     return out
 
 
@@ -195,8 +195,8 @@ def check_spec(spec: Spec) -> list[Diagnostic]:
         out += _unreachable_calls(spec, contest)
         out += _never_open(spec, contest)
     if spec.stakes.calls and _constant(spec.stakes.when, spec) is False:
-        out.append(_at("error", spec, spec.stakes.when, "stake calls are never allowed: the condition is always "
-                                                       "false, so no call of the ladder can be made"))
+        out.append(_at("error", spec, spec.stakes.when, so("the condition of the stake calls is always false",
+                                                           "no call of the ladder can ever be made")))
     return out
 
 
@@ -275,8 +275,8 @@ def _outcomes(spec: Spec) -> list[Diagnostic]:
     for i, o in enumerate(tricks.outcomes):
         if i not in used:
             out.append(Diagnostic("warning", o.span.loc, o.span.path,
-                                  f"the pattern {' '.join(o.pattern)!r} never decides a hand: an earlier pattern "
-                                  "or a shorter sequence always decides first", tricks.cited.source))
+                                  so(f"an earlier pattern or a shorter sequence always decides before the pattern "
+                                     f"{' '.join(o.pattern)!r}", "it never decides a hand"), tricks.cited.source))
     return out
 
 

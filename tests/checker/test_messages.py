@@ -95,6 +95,10 @@ def test_did_you_mean_names_a_spec_an_option_and_a_file_alike(tmp_path: Path) ->
      "the window of envido is always false", "it never opens and envido, real_envido, falta_envido can never be called"),
     ("stakes:\n  calls:\n    retruco: {worth: 2}\n",
      "retruco makes the hand worth 2, no more than truco (2)", "the ladder does not rise"),
+    ("stakes:\n  when: \"false\"\n",
+     "the condition of the stake calls is always false", "no call of the ladder can ever be made"),
+    ("tricks:\n  outcome:\n    \"A A A\": A\n",
+     "an earlier pattern or a shorter sequence always decides before the pattern 'A A A'", "it never decides a hand"),
 ])
 def test_a_finding_says_its_cause_before_its_consequences(tmp_path: Path, body: str, cause: str,
                                                           consequence: str) -> None:
