@@ -192,9 +192,9 @@ def validate(tree: Located, own: str) -> tuple[tuple[OptionDecl, ...], list[tupl
     once, each placed in the file `own` where it can be and named by the pass that found it
     (override, schema, options, types, in this order): a misspelt key does not hide a
     formula's type error on another line. A finding that would only repeat another is left
-    out: the schema's under an override already refused,
-    the options' of a declaration the schema refused, a formula's the schema refused, or one
-    that reads an option declared so wrongly that its type is unknown."""
+    out: the schema's under an override already refused, the options' of a declaration the
+    schema refused, a formula's the schema refused, or one that reads an option declared so
+    wrongly that its type is unknown."""
     found = [("override", d) for d in tree.overrides]
     told = [parse_path(d.path) for _, d in found]
     shapes = [d for d in schema.validate(tree) if not any(parse_path(d.path)[:len(p)] == p for p in told)]
