@@ -124,7 +124,7 @@ def test_a_missing_file_is_called_a_missing_file_in_every_command(tmp_path: Path
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     out = capsys.readouterr().out
-    assert f"missing file 'missing.yaml': there is no file {tmp_path / 'missing.yaml'}" in out
+    assert f"the spec file 'missing.yaml' does not exist: there is no file {tmp_path / 'missing.yaml'}" in out
     assert "no spec named" not in out
 
 
@@ -132,14 +132,14 @@ def test_a_case_file_that_is_not_there_is_a_missing_file(tmp_path: Path, capsys:
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["replay", "cases.yaml"]) == 2
-    assert f"missing file 'cases.yaml': there is no file {tmp_path / 'cases.yaml'}" in capsys.readouterr().out
+    assert f"the file 'cases.yaml' does not exist: there is no file {tmp_path / 'cases.yaml'}" in capsys.readouterr().out
 
 
 def test_a_bare_name_is_a_bundled_spec_and_a_path_that_is_no_spec_says_so(tmp_path: Path) -> None:
     with pytest.raises(SpecNotFound, match=r"^no spec named 'tego' \(did you mean 'teg'\?\); the bundled specs: "):
         find_spec("tego")
     (tmp_path / "notes.txt").write_text("not a spec", encoding="utf-8")
-    with pytest.raises(SpecNotFound, match="is not a spec file: a spec is a YAML file whose name ends in .yaml"):
+    with pytest.raises(SpecNotFound, match="is not a spec: a spec is a YAML file whose name ends in .yaml"):
         find_spec(str(tmp_path / "notes.txt"))
 
 
