@@ -169,9 +169,10 @@ class HeuristicBot:
 
     @staticmethod
     def _count(g: Rules, obs: dict[str, Any], legal: list[str]) -> str:
-        """Announce a value that can win the count; otherwise concede it."""
-        if "good" not in legal or "announce" not in legal:
-            return legal[0]
+        """Announce a value that can win the count; otherwise concede it (never leave the hand)."""
+        speak = [a for a in legal if a != "fold"] or legal
+        if "good" not in speak or "announce" not in speak:
+            return speak[0]
         value = next(c.value for c in g.contests if c.name == obs["count"]["contest"])
         rivals = [a["value"] for a in obs["count"]["announced"]
                   if a["value"] is not None and g.team_of[a["seat"]] != obs["team"]]

@@ -71,7 +71,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         return 2
     bots = [None if s == args.human else BOTS[args.bots](None if args.seed is None else args.seed * 1000 + s)
             for s in range(game.num_players)]
-    board = TerminalBoard(game, args.human, bots, console, seed=args.seed)
+    board = TerminalBoard(game, args.human, bots, console, seed=args.seed, verbose=args.verbose)
     board.play(max_hands=args.hands, watch=watch)
     record()
     return INTERRUPTED if board.interrupted else 0
@@ -170,6 +170,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=positive_int, default=None, metavar="N", help="stop after N hands (1 or more)")
     p.add_argument("--record", metavar="FILE", default=None,
                    help="write the hands played as a replayable conformance case (truco replay FILE)")
+    p.add_argument("--verbose", action="store_true",
+                   help="with --human: a refused action also shows the rule's whole condition and its DSL text")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("replay", help="run conformance case files (format: docs/conformance.md)",

@@ -350,7 +350,7 @@ class Builder:
                       str(self.get(p + ("partners_tie",), "team_wins")),
                       self.optional_formula(p + ("cover", "when")), bool(self.get(p + ("cover", "counts"))),
                       tuple(outcomes), self.cited(p + ("outcome",)),
-                      self.cited(p), self.span(p))
+                      self.cited(p), self.span(p), self.cited(p + ("cover",)))
 
     def stakes(self) -> Stakes:
         p: Path = ("stakes",)
@@ -405,7 +405,8 @@ class Builder:
             kp = p + ("count",)
             count = Count(str(self.get(kp + ("procedure",), "announce")), self.formula(kp + ("good",), True),
                           self.formula(kp + ("announce",), True), str(self.get(kp + ("tie",), "nearer_lead")),
-                          self.cited(kp), self.span(kp), str(self.get(kp + ("show",), "never")))
+                          self.cited(kp), self.span(kp), str(self.get(kp + ("show",), "never")),
+                          str(self.get(kp + ("order",), "in_turn")))
             value = str(self.get(p + ("value",), name))
             if value not in (self.get(("values",)) or {}):
                 self.error(p + ("value",), f"{value!r} is not a hand value defined under values")
@@ -423,7 +424,8 @@ class Builder:
     def fold(self) -> Fold:
         p: Path = ("fold",)
         return Fold(self.formula(p + ("when",), "my_turn or answering"), self.formula(p + ("pays",), "stake"),
-                    str(self.get(p + ("pending_contest",), "declined")), self.cited(p))
+                    str(self.get(p + ("pending_contest",), "declined")), self.cited(p),
+                    str(self.get(p + ("count",), "conceded")))
 
     def special_hands(self) -> tuple[SpecialHand, ...]:
         out = []

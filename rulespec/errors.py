@@ -102,11 +102,14 @@ class OptionError(TrucoError):
 
 
 class IllegalAction(TrucoError):
-    """An action refused by the rules; the state it was tried on is unchanged."""
+    """An action refused by the rules; the state it was tried on is unchanged. `reason` is what a
+    player reads (the failing fact and the rule's sentence); `detail`, for a designer, the rule's
+    whole condition in words and its DSL text, empty when there is no more to say."""
 
-    def __init__(self, action: str, reason: str) -> None:
+    def __init__(self, action: str, reason: str, detail: str = "") -> None:
         self.action = action
         self.reason = reason
+        self.detail = detail
         super().__init__(f"illegal action {action!r}: {reason}")
 
 

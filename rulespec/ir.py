@@ -151,6 +151,7 @@ class Tricks:
     outcomes_cited: Cited
     cited: Cited
     span: Span
+    cover_cited: Cited = Cited()    # the covered cards' own clause
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ class Count:
     cited: Cited
     span: Span
     show: str = "never"             # "hand_end": the winner's cards that make its value are shown then
+    order: str = "in_turn"          # "leaders_wait": a seat whose team leads waits, asked once an opponent leads
 
 
 @dataclass(frozen=True)
@@ -233,6 +235,7 @@ class Fold:
     pays: Formula
     pending_contest: str
     cited: Cited
+    count: str = "conceded"         # a fold during a count: "conceded" to the other team, or "void"
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,10 @@ NAMES: dict[str, NameType] = {
     # a contest's count (announcing the values)
     "opponent_announced": NameType(C, COUNT, "someone has announced a value in this count"),
     "can_beat": NameType(C, COUNT, "this seat's value would win the count for its team"),
+    "beats_announced": NameType(C, COUNT, "this seat's value beats the best value announced so far in this count, "
+                                "whoever announced it (true while nothing is announced)"),
+    "beats_opponents": NameType(C, COUNT, "this seat's value beats the best value an opponent has announced so far "
+                                "in this count (true while no opponent has announced one)"),
 }
 
 FUNCTIONS: dict[str, FunctionType] = {

@@ -18,7 +18,8 @@ from interpreter.cli import main
 from interpreter.terminal.tui import TerminalBoard
 
 
-def _board(spec: str = "teg", human: int = 0, answers=None, deals=None, seed: int = 3, **options):
+def _board(spec: str = "teg", human: int = 0, answers=None, deals=None, seed: int = 3, verbose: bool = False,
+           **options):
     game = load_game(spec, **options)
     out = io.StringIO()
     console = Console(file=out, width=110, color_system=None)
@@ -32,7 +33,7 @@ def _board(spec: str = "teg", human: int = 0, answers=None, deals=None, seed: in
             return next(feed)
         except StopIteration:
             raise EOFError from None
-    board = TerminalBoard(game, human, bots, console, ask=ask, seed=seed, deals=deals)
+    board = TerminalBoard(game, human, bots, console, ask=ask, seed=seed, deals=deals, verbose=verbose)
     return board, out, prompts
 
 
@@ -62,6 +63,20 @@ def test_bad_input_is_explained_and_asked_again() -> None:
     text = out.getvalue()
     assert "'dance' is not an action of this game" in text and "the next call is" in text and "type a number" in text
     assert len(prompts) == 5 and not st.match_over and st.hand_number == 1
+
+
+def test_a_refusal_gives_the_rule_and_its_formula_only_when_verbose() -> None:
+    """paulista: "Carte Couverte - Carte jouée face cachée, qui n'a aucune valeur", from the second
+    trick (the spec's `cover_from`). A card covered in the first trick is refused with the failing
+    fact and the rule's sentence; `--verbose` adds the rule's whole condition and its DSL text,
+    which the plain board keeps out."""
+    deal = Deal((("4d", "5d", "6d"), ("4s", "5s", "6s"), ("4h", "5h", "6h"), ("4c", "5c", "6c")), "7d")
+    for verbose in (False, True):
+        board, out, _ = _board("paulista", answers=["cover 4d", "q"], deals=[deal], verbose=verbose, players=4)
+        board.play()
+        text = " ".join(out.getvalue().split())
+        assert "4d may not be played face down now: it is the first trick (Carte Couverte" in text
+        assert ("[trick >= options.cover_from]" in text) == verbose
 
 
 def test_the_count_dialogue_is_shown_and_answered() -> None:

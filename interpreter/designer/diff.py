@@ -145,9 +145,12 @@ def facts(game: Game, t: Catalog, code: bool = False, names: Names | None = None
         out[t("diff.contest.accept", name=name)] = fx(cont.accept)
         out[t("diff.contest.decline", name=name)] = fx(cont.decline)
         count = cont.count
+        procedure = "announce.leaders_wait" if count.procedure == "announce" and count.order == "leaders_wait" \
+            else count.procedure
         out[t("diff.contest.count", name=name)] = t(
-            "diff.count", procedure=t(f"diff.count.{count.procedure}"), good=when("diff.count.good", count.good),
+            "diff.count", procedure=t(f"diff.count.{procedure}"), good=when("diff.count.good", count.good),
             tie=t(f"diff.tie.{count.tie}"))
+        out[t("diff.contest.count_announce", name=name)] = cx(count.announce)
         out[t("diff.contest.show", name=name)] = t(f"diff.show.{count.show}")
         out[t("diff.contest.cancels", name=name)] = t("list.sep").join(said(c) for c in cont.cancels) \
             or t("diff.none")
@@ -173,6 +176,7 @@ def facts(game: Game, t: Catalog, code: bool = False, names: Names | None = None
     out[t("diff.fold.pays")] = fx(f.pays)
     out[t("diff.fold.pending")] = t("diff.fold.pending.declined" if f.pending_contest == "declined"
                                     else "diff.fold.pending.void")
+    out[t("diff.fold.count")] = t(f"diff.fold.count.{f.count}")
     for h in spec.special_hands:
         parts = [when("diff.special.when", h.when)]
         if h.base:

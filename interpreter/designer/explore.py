@@ -358,13 +358,15 @@ class Keys:
         return self.shut[cont.index]
 
 
-_UNSTEADY = frozenset({"my_turn", "answering", "counting", "pending_step", "opponent_announced", "can_beat"})
+_UNSTEADY = frozenset({"my_turn", "answering", "counting", "pending_step", "opponent_announced", "can_beat",
+                       "beats_announced", "beats_opponents"})
 """Names that may read otherwise when a count ends than while it runs."""
 _STEADY_CALLS = frozenset({"max", "min", "abs", "in_chain", "called", "accepted"})
 """Functions that read the same while a count runs as when it ends."""
 
 
-_SEATED = frozenset({"played", "played_this_trick", "my_turn", "answering", "is_mano", "is_pie", "can_beat"})
+_SEATED = frozenset({"played", "played_this_trick", "my_turn", "answering", "is_mano", "is_pie", "can_beat",
+                     "beats_announced", "beats_opponents"})
 """Names that read the seat a formula is evaluated for, not only its team."""
 
 
@@ -730,7 +732,7 @@ class _Walk:
                 legal = _settled(probe, probe.legal_actions)
                 if not legal:
                     return                         # a dead end: reported where the walk meets it
-                probe = _applied(probe, legal[0])
+                probe = _applied(probe, next((a for a in legal if a != "fold"), legal[0]))   # speak, not leave
             except FORMULA_FAILURES:
                 return                             # a failure: reported where the walk meets it
         contest: ContestState = probe.contests[index]

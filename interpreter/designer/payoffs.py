@@ -263,9 +263,10 @@ def _chains(game: Game, contest: Contest, deal: Deal, out: Payoffs) -> Found:
 
 def _moves(st: State, legal: list[str], calls: Mapping[str, ContestCall], chain: tuple[str, ...]) -> list[str]:
     """The actions that take a contest forward: its calls, answers, the count (everyone
-    announces when allowed), and the next card while it may still be opened."""
+    announces when allowed, nobody leaves the hand), and the next card while it may still be
+    opened."""
     if st.count is not None:
-        return legal[:1]
+        return [a for a in legal if a != "fold"][:1]
     out = []
     for action in legal:
         if action in calls:

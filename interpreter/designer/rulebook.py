@@ -596,7 +596,9 @@ def _contest_rules(book: Book, c: Contest) -> list[str]:
             "nobody": "count.tie.nobody"}
     out.append(t("count.closed"))
     if count.procedure == "announce":
-        line = t("count.announce")
+        line = t("count.announce" if count.order == "in_turn" else "count.announce.leaders_wait")
+        if not book.always(count.announce):
+            line += " " + t("count.announce.when", cond=book.cond(count.announce))
         good = book.labels("calls").get("good") or t("count.good.word")
         if book.always(count.good):
             line += " " + t("count.good.always", good=good)
@@ -697,13 +699,24 @@ def _schedule(book: Book) -> Iterator[Block]:
         yield from book.cite_part(said(f.name), f.cited)
 
 
+def _folds_while_counting(book: Book, when: Formula) -> bool:
+    """Whether the fold rule may let a seat leave while points are counted: it always holds, or
+    it reads `counting` (the rulebook says what a fold does to the count only then)."""
+    return book.always(when) or "counting" in dsl.names_used(folded(when, book.spec))
+
+
 def _fold_and_more(book: Book) -> Iterator[Block]:
     t, spec = book.t, book.spec
     f = spec.fold
     yield book.article("art.fold")
     pending = t("fold.pending.declined" if f.pending_contest == "declined" else "fold.pending.void")
     scored = " " + t("fold.scored") if spec.contests else ""
-    yield Para(t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays)) + " " + pending + scored)
+    counted = ""
+    if any(c.count.procedure == "announce" for c in spec.contests) and _folds_while_counting(book, f.when):
+        counted = " " + t("fold.count.conceded" if f.count == "conceded" else "fold.count.void")
+    line = t("fold.line.always", pays=book.amount(f.pays)) if book.always(f.when) \
+        else t("fold.line", cond=book.cond(f.when), pays=book.amount(f.pays))
+    yield Para(line + " " + pending + counted + scored)
     yield from book.worked("fold")
     yield from book.cite(f.cited)
     for a in spec.annulments:

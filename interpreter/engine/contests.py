@@ -6,7 +6,7 @@ seat order from the mano, payoffs computed by the spec's formulas.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from interpreter.engine.context import Ctx, Pay
 from interpreter.engine.match import Match
@@ -109,18 +109,19 @@ def pay_declined(m: Match, r: Rules, p: Pending) -> None:
     score(m, r, caller_team, int(formula(Ctx(m, r, p.caller, caller_team, pay))), cont.name)
 
 
-def comparing(m: Match, r: Rules, cont: CompiledContest, accepted: bool = False) -> list[int]:
+def comparing(m: Match, r: Rules, cont: CompiledContest, shown: Sequence[int] = ()) -> list[int]:
     """Seats whose values are compared, in order from the mano.
 
-    A declaration contest compares the declared seats; once its chain is accepted, every
-    holder who has not lost the chance to declare takes part too ("on compare": every
-    flor at the table is shown and counted, whichever partner answered).
+    A declaration contest compares the values shown at the table: the declared seats and
+    `shown`, the seats an accepted chain showed to hold one (the holder a declaration asked,
+    and the one who accepted: only a holder answers). A holder who has shown nothing takes no
+    part and is not paid for ("3 points par flor annoncée à la table"): counting him would
+    tell the table what he holds.
     """
     order = from_mano(m, r)
     if cont.declares:
         declared = m.contests[cont.index].declared
-        return [s for s in order if s in declared or (accepted and may_declare(m, cont, s)
-                                                      and holds(m, r, cont, s))]
+        return [s for s in order if s in declared or s in shown]
     return list(order)
 
 
@@ -129,8 +130,8 @@ def best(m: Match, r: Rules, cont: CompiledContest, seats: Iterable[int]) -> int
     return leader(m, r, cont, [(s, 0) for s in value_top(m, r, cont, list(seats))])[0]
 
 
-def start_count(m: Match, r: Rules, cont: CompiledContest) -> None:
-    m.count = Count(cont.index, comparing(m, r, cont, accepted=True))
+def start_count(m: Match, r: Rules, cont: CompiledContest, shown: Sequence[int]) -> None:
+    m.count = Count(cont.index, comparing(m, r, cont, shown))
     m._legal = None
 
 
@@ -154,23 +155,31 @@ def good(m: Match, r: Rules, seat: int) -> None:
 
 
 def _advance_count(m: Match, r: Rules) -> None:
-    """The count goes on round the table to the next seat that could still change which team
-    wins: one that has not spoken and whose team does not lead. A seat passed over while its
-    own team led is asked when an opponent takes the lead. Settled when none is left."""
+    """The count goes on to the next seat to speak; settled when none is left. With the
+    `in_turn` order each seat speaks once, in the order of play from the mano. With
+    `leaders_wait` the next is one that has not spoken and could still change which team
+    wins: its team does not lead. A seat passed over while its own team led is asked when an
+    opponent takes the lead."""
     c = m.count
     assert c is not None
-    team_of = r.team_of
-    spoken = {s for s, _ in c.announced}
-    leading = None if c.best_seat is None else team_of[c.best_seat]
-    n = len(c.order)
-    for k in range(1, n + 1):
-        i = (c.index + k) % n
-        s = c.order[i]
-        if s not in spoken and (team_of[s] != leading or _may_still_wipe(m, r, c, s)):
-            c.index = i
+    cont = r.contests[c.contest]
+    if cont.in_turn:
+        if c.index + 1 < len(c.order):
+            c.index += 1
             return
+    else:
+        team_of = r.team_of
+        spoken = {s for s, _ in c.announced}
+        leading = None if c.best_seat is None else team_of[c.best_seat]
+        n = len(c.order)
+        for k in range(1, n + 1):
+            i = (c.index + k) % n
+            s = c.order[i]
+            if s not in spoken and (team_of[s] != leading or _may_still_wipe(m, r, c, s)):
+                c.index = i
+                return
     m.count = None
-    settle_accepted(m, r, r.contests[c.contest], c.best_seat, c.order)
+    settle_accepted(m, r, cont, c.best_seat, c.order)
 
 
 def _may_still_wipe(m: Match, r: Rules, c: Count, seat: int) -> bool:
@@ -179,6 +188,21 @@ def _may_still_wipe(m: Match, r: Rules, c: Count, seat: int) -> bool:
     name = r.contests[c.contest].name
     return any(name in d.ir.cancels and m.contests[d.index].status != CLOSED and may_declare(m, d, seat)
                for d in r.compulsory)
+
+
+def concede_count(m: Match, r: Rules, team: int) -> None:
+    """A fold during a count (`fold.count: conceded`): the folding team concedes the contest
+    counted, and `team`, which stays, scores the accepted chain as if it had won the count.
+    Nobody's value is shown: the payoff is read for the first seat of `team` from the mano."""
+    c = m.count
+    assert c is not None
+    m.count = None
+    cont = r.contests[c.contest]
+    m.contests[cont.index].status = CLOSED
+    _resume(m)
+    m.events.append({"type": "contest_conceded", "contest": cont.name, "team": team})
+    seat = next(s for s in [*c.order, *m.seats] if r.team_of[s] == team)
+    score(m, r, team, accepted_pays(m, r, cont, seat, c.order), cont.name)
 
 
 def settle_accepted(m: Match, r: Rules, cont: CompiledContest, winner_seat: int | None, compared: list[int]) -> None:

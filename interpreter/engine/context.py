@@ -28,6 +28,8 @@ class Asked(Protocol):
 
     def count_would_win(self, m: Match, seat: int) -> bool: ...
 
+    def count_beats(self, m: Match, seat: int, opponents: bool) -> bool: ...
+
 
 @dataclass
 class Pay:
@@ -76,6 +78,8 @@ PLAY_SOURCES: dict[str, str] = {
     "is_pie": "c.r.is_pie(c.st.mano, c.seat, c.st.seats)",
     "opponent_announced": "c.st.count is not None and c.st.count.best_seat is not None",
     "can_beat": "c.st.count is not None and c.r.count_would_win(c.st, c.seat)",
+    "beats_announced": "c.st.count is not None and c.r.count_beats(c.st, c.seat, False)",
+    "beats_opponents": "c.st.count is not None and c.r.count_beats(c.st, c.seat, True)",
     "score_us": "c.st.score[c.team]",
     "score_them": "max(s for t, s in enumerate(c.st.score) if t != c.team)",
     "max_score": "max(c.st.score)",

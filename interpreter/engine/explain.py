@@ -1,15 +1,16 @@
-"""Why an action is refused: the reason in words, quoting the spec's rule and source.
+"""Why an action is refused: the failing fact and the rule's sentence, in the rulebook's words.
 
-A condition is said in words (rulespec/prose.py, in English) with its DSL text after it for the
-designer; when the condition is a list of parts joined by `and`, the reason first says which
-parts fail now."""
+A refusal is two texts. The reason a player reads says what fails now, in words (rulespec/prose.py,
+in English), and quotes the rule that refuses: its `source:` as the rulebook wrote it, or the
+designer's `note:` where there is none. The detail, for a designer (the API's `detail`,
+`truco play --verbose`), says the whole condition in words with its DSL text."""
 from __future__ import annotations
 
 from functools import reduce
 
 from rulespec import dsl
 from rulespec.formula import compile_expr, option_constants
-from rulespec.ir import ContestCall, Formula
+from rulespec.ir import Cited, ContestCall, Formula
 from rulespec.prose import Prose, fold
 from rulespec.rulebook_i18n import catalog
 
@@ -17,22 +18,35 @@ from interpreter.engine.context import Ctx
 from interpreter.engine.legal import acts
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, Action
-from interpreter.engine.rules import CompiledContest, Rules, annuls, count_would_win, holds, may_answer
+from interpreter.engine.rules import CompiledContest, Rules, annuls, holds, may_answer
 
 PROSE = Prose(catalog("en"), lambda name: name.replace("_", " "))
 
+Refusal = tuple[str, str]    # (the reason a player reads, the detail a designer reads; "" when none)
 
-def _rule(f: Formula, g: Rules, rule_is: str, cited_source: str | None, ctx: Ctx | None = None) -> str:
-    """`f` in words after `rule_is` ("X may be called only when"), preceded by what of it fails
-    now when `ctx` is given, followed by its DSL text and its source."""
+
+def _rule(f: Formula, g: Rules, rule_is: str, cited: Cited, ctx: Ctx | None = None) -> Refusal:
+    """What of `f` fails now, in words, and the rule's sentence (`cited`); the detail says the
+    whole condition after `rule_is` ("X may be called only when") and its DSL text. Of a
+    condition that is a list of parts joined by `and`, only the parts that fail now (with `ctx`)."""
     expr = fold(f.expr, option_constants(g.options))
-    text = f"{rule_is} {PROSE.cond(expr)} [{f.text}]"
     parts = _conjuncts(expr)
+    failing = [expr]
     if ctx is not None and len(parts) > 1:
-        failing = [e for e in parts if not compile_expr(e, g.env, f.locate, f.span.path).fn(ctx)]
-        if failing:
-            text = f"{PROSE.negate(reduce(lambda a, b: dsl.Binary('or', a, b), failing))}; {text}"
-    return text + (f" ({cited_source})" if cited_source else "")
+        failing = [e for e in parts if not compile_expr(e, g.env, f.locate, f.span.path).fn(ctx)] or failing
+    fact = PROSE.negate(reduce(lambda a, b: dsl.Binary("or", a, b), failing))     # each part named fails
+    return fact + _cite(cited), f"{rule_is} {PROSE.cond(expr)} [{f.text}]"
+
+
+def _cite(*cited: Cited) -> str:
+    """The first rule's sentence of `cited`, in brackets: its source, else its note (in English
+    where the note is written in several languages); empty when none has either."""
+    for c in cited:
+        if c.source:
+            return f" ({c.source})"
+        if c.note is not None:
+            return f" ({c.note.get('en') or c.note})"
+    return ""
 
 
 def _conjuncts(e: dsl.Expr) -> list[dsl.Expr]:
@@ -41,83 +55,105 @@ def _conjuncts(e: dsl.Expr) -> list[dsl.Expr]:
     return [e]
 
 
-def explain(st: Match, g: Rules, seat: int, act: Action) -> str:
+def explain(st: Match, g: Rules, seat: int, act: Action) -> Refusal:
     """Why `seat` may not take `act`, which is not among its legal actions (`State._resolve` asks
     only then, right after finding them)."""
     verb, arg = act
     who = f"seat {seat}"
     if seat not in st.seats:
-        return f"{who} does not play this hand: it is played by seats {', '.join(map(str, st.seats))}"
+        return f"{who} does not play this hand: it is played by seats {', '.join(map(str, st.seats))}", ""
     unanswerable = _not_an_answer(st, g, seat, verb)
     if unanswerable is not None:
-        return unanswerable
+        return unanswerable, ""
     forced = _forced_declaration(st, g, seat)
     if forced is not None:
-        return forced
+        return forced, ""
     if st.count is not None:
         c = st.count
         contest = g.contests[c.contest]
+        if verb == "fold":
+            fact, detail = _rule(g.spec.fold.when, g, "a player may fold only when", g.spec.fold.cited)
+            return f"{who} may not fold while the {contest.name} count is under way{_cite(g.spec.fold.cited)}", detail
         if verb in ("announce", "good"):
             if seat != c.seat:
-                return f"it is seat {c.seat}'s turn to speak in the {contest.name} count, not {who}'s"
+                return f"it is seat {c.seat}'s turn to speak in the {contest.name} count, not {who}'s", ""
             if verb == "good" and not c.opened:
-                return "nobody has announced yet, nothing to concede: the first to speak must announce"
+                return "nobody has announced yet, nothing to concede: the first to speak must announce", ""
             rule = contest.ir.count.good if verb == "good" else contest.ir.count.announce
-            beats = f" ({who} can beat the best value announced)" \
-                if verb == "good" and count_would_win(st, g, seat) else ""
             ctx = Ctx(st, g, seat, g.team_of[seat])
-            why = _rule(rule, g, f"{verb} is allowed only when", contest.ir.count.cited.source, ctx)
-            return f"{verb} is not allowed now{beats}: {why}"
-        text = f"the {contest.name} count is under way: seat {c.seat} must announce or say good before anything else"
-        return text + (" (folding is not allowed during the count)" if verb == "fold" else "")
+            fact, detail = _rule(rule, g, f"{verb} is allowed only when", contest.ir.count.cited, ctx)
+            return f"{verb} is not allowed now: {fact}", detail
+        return (f"the {contest.name} count is under way: seat {c.seat} must announce or say good before "
+                "anything else"), ""
     if verb in ("announce", "good"):
-        return "no count is under way"
+        return "no count is under way", ""
     p = st.pending
     if p is not None:
         if not may_answer(st, g, seat):
-            cont = g.contests[p.contest] if p.contest is not None else None
-            if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and not holds(st, g, cont, seat):
-                return (f"{who} does not hold a {cont.value}: only a holder answers {p.call}, "
-                        f"and seat {p.answerer} is asked")
-            return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
+            return _not_asked(st, g, seat), ""
         if verb in ("play", "cover", "play_pos"):
             answers = _answers(st, g, seat)
-            return f"{who} must first answer {p.call}" + (f" ({_either(answers)})" if answers else "")
+            return f"{who} must first answer {p.call}" + (f" ({_either(answers)})" if answers else ""), ""
         if verb == "call":
             return _explain_call(st, g, seat, arg, answering=True)
         if verb == "fold":
             return _fold_refused(st, g, seat)
         if verb == "annul":
             return _annul_refused(st, g, seat, arg)
-        return f"{verb} is not legal now"
+        return f"{verb} is not legal now", ""
     if verb in ("accept", "decline"):
-        return "no call is waiting for an answer"
+        return "no call is waiting for an answer", ""
     if seat != st.turn:
-        return f"it is seat {st.turn}'s turn, not {who}'s"
+        return f"it is seat {st.turn}'s turn, not {who}'s", ""
     if verb in ("play", "cover"):
         if arg not in st.hands[seat]:
-            return f"{g.cards.ids[arg]} is not in {who}'s hand"
+            return f"{g.cards.ids[arg]} is not in {who}'s hand", ""
         if verb == "cover":
             cover = g.spec.tricks.cover
             if cover is None:
-                return "this spec has no covered cards"
+                return "this spec has no covered cards", ""
             ctx = Ctx(st, g, seat, g.team_of[seat])
-            only = "a card may be played face down only when"
-            return f"{g.cards.ids[arg]} may not be played face down now: {_rule(cover, g, only, None, ctx)}"
+            fact, detail = _rule(cover, g, "a card may be played face down only when", g.spec.tricks.cover_cited,
+                                 ctx)
+            return f"{g.cards.ids[arg]} may not be played face down now: {fact}", detail
         if st.blind:
-            return "this hand is played blind: play by position, e.g. 'play @1'"
+            return "this hand is played blind: play by position, e.g. 'play @1'", ""
     if verb == "play_pos":
         if not st.blind:
-            return "play by position only in a blind hand; name the card"
+            return "play by position only in a blind hand; name the card", ""
         if not 0 <= arg < len(st.dealt[seat]) or st.dealt[seat][arg] not in st.hands[seat]:
-            return f"position @{arg + 1} holds no unplayed card"
+            return f"position @{arg + 1} holds no unplayed card", ""
     if verb == "call":
         return _explain_call(st, g, seat, arg, answering=False)
     if verb == "fold":
         return _fold_refused(st, g, seat)
     if verb == "annul":
         return _annul_refused(st, g, seat, arg)
-    return f"{verb} is not legal now"
+    return f"{verb} is not legal now", ""
+
+
+def _not_asked(st: Match, g: Rules, seat: int) -> str:
+    """Why a seat may not act while a call waits for another seat's answer. A declaration that
+    asks is said with its rule: the seat it asks holds the value too (that is public: only a
+    holder is asked) and answers before play goes on."""
+    p = st.pending
+    assert p is not None
+    who = f"seat {seat}"
+    cont = g.contests[p.contest] if p.contest is not None else None
+    if cont is not None and cont.declares and g.team_of[seat] == p.answer_team and seat != p.caller \
+            and not holds(st, g, cont, seat):
+        return (f"{who} does not hold a {cont.value}: only a holder answers {p.call}, "
+                f"and seat {p.answerer} is asked")
+    if cont is not None and cont.calls[p.call].declare:
+        call = cont.calls[p.call]
+        if g.team_of[p.answerer] == g.team_of[p.caller]:
+            asked = (f"seat {p.answerer}, who holds a {cont.value} too, must first declare it: seat {p.caller}'s "
+                     f"{p.call} asks every other holder in turn")
+        else:
+            asked = (f"seat {p.answerer}, who holds a {cont.value} too, must first answer seat {p.caller}'s "
+                     f"{p.call}")
+        return f"{asked}; {who} cannot act now{_cite(call.cited, cont.ir.cited)}"
+    return f"{p.call} by seat {p.caller} is waiting for seat {p.answerer}'s answer; {who} cannot act now"
 
 
 def _not_an_answer(st: Match, g: Rules, seat: int, verb: str) -> str | None:
@@ -130,10 +166,7 @@ def _not_an_answer(st: Match, g: Rules, seat: int, verb: str) -> str | None:
     call = cont.calls[p.call]
     if not call.declare:
         return None
-    source = f" ({call.cited.source})" if call.cited.source else ""
-    if seat == p.caller:
-        return (f"seat {seat} declared {p.call} himself: it asks seat {p.answerer}, who may only declare "
-                f"his own {cont.value}{source}")
+    source = _cite(call.cited)
     if g.team_of[seat] == g.team_of[p.caller]:
         return (f"{p.call} was declared by seat {p.caller}, seat {seat}'s partner: a partner does not {verb} it, "
                 f"he may only declare his own {cont.value}{source}")
@@ -162,53 +195,56 @@ def _forced_declaration(st: Match, g: Rules, seat: int) -> str | None:
     for cont in g.compulsory:
         if any(a[0] == "call" and a[1] in cont.calls and cont.calls[a[1]].declare for a in mine) \
                 and all(a[0] == "fold" or a[1] in cont.calls for a in mine):
-            source = f" ({cont.ir.cited.source})" if cont.ir.cited.source else ""
-            return f"seat {seat} holds a {cont.value} and must declare it before anything else{source}"
+            return f"seat {seat} holds a {cont.value} and must declare it before anything else{_cite(cont.ir.cited)}"
     return None
 
 
-def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> str:
+def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> Refusal:
     index = next(k for k, a in enumerate(g.spec.annulments) if a.name == name)
     ann, when = g.spec.annulments[index], g.annulments[index][2]
     if not annuls(st, g, index, seat):
-        return f"seat {seat}'s hand is no {name}: " + _rule(ann.holds, g, f"a hand is a {name} when", ann.cited.source)
+        fact, detail = _rule(ann.holds, g, f"a hand is a {name} when", ann.cited)
+        return f"seat {seat}'s hand is no {name}: {fact}", detail
     ctx = Ctx(st, g, seat, g.team_of[seat])
     if not when(ctx):
-        why = _rule(ann.when, g, f"{name} may be claimed only when", ann.cited.source, ctx)
-        return f"{name} may not be claimed now: {why}"
-    return f"{name} is not legal now"
+        fact, detail = _rule(ann.when, g, f"{name} may be claimed only when", ann.cited, ctx)
+        return f"{name} may not be claimed now: {fact}", detail
+    return f"{name} is not legal now", ""
 
 
-def _fold_refused(st: Match, g: Rules, seat: int) -> str:
+def _fold_refused(st: Match, g: Rules, seat: int) -> Refusal:
     rule = g.spec.fold
     ctx = Ctx(st, g, seat, g.team_of[seat])
-    return f"seat {seat} may not fold now: {_rule(rule.when, g, 'a player may fold only when', rule.cited.source, ctx)}"
+    fact, detail = _rule(rule.when, g, "a player may fold only when", rule.cited, ctx)
+    return f"seat {seat} may not fold now: {fact}", detail
 
 
-def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) -> str:
+def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) -> Refusal:
     ctx = Ctx(st, g, seat, g.team_of[seat])
     if name in g.contest_of_call:
         return _explain_contest_call(st, g, seat, name, ctx)
     step = g.stake_names.index(name)
     if st.forbid is not None:
-        return f"{name} is forbidden in this hand ({', '.join(st.special)})"
+        return f"{name} is forbidden in this hand ({', '.join(st.special)})", ""
     p = st.pending if answering else None            # a call waits whenever the seat is answering
     level = p.step if p is not None and p.contest is None else st.stake_level
     if step < level:
-        return f"{name} has already been called in this hand"
+        return f"{name} has already been called in this hand", ""
     if step > level:
-        return f"the ladder goes in order: the next call is {g.stake_names[level]}, not {name}"
+        return f"the ladder goes in order: the next call is {g.stake_names[level]}, not {name}", ""
     if p is not None:
-        return f"{name} cannot answer {p.call}"
+        return f"{name} cannot answer {p.call}", ""
     if st.stake_owner is not None and st.stake_owner != g.team_of[seat]:
         return (f"only the team that accepted the last call (team {st.stake_owner}) may raise; "
-                f"a team cannot raise its own call")
-    why = _rule(g.spec.stakes.when, g, "a stake call may be made only when", g.spec.stakes.cited.source, ctx)
-    return f"{name} may not be called now: {why}"
+                f"a team cannot raise its own call"), ""
+    fact, detail = _rule(g.spec.stakes.when, g, "a stake call may be made only when", g.spec.stakes.cited, ctx)
+    return f"{name} may not be called now: {fact}", detail
 
 
-def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -> str:
-    """Each condition legal.py checks for a contest call, in the same order, named when it fails.
+def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -> Refusal:
+    """Each condition legal.py checks for a contest call, named when it fails: as the answer to a
+    stake call, the contest's window before its rule for interrupting (a contest closed for the
+    hand is closed, whatever waits).
 
     Only a refused call is asked about, so the last condition that can fail is `allowed:`: with
     every other one met the call is legal. Past the contest's own waiting call, its chain is a
@@ -219,46 +255,46 @@ def _explain_contest_call(st: Match, g: Rules, seat: int, name: str, ctx: Ctx) -
     cs = st.contests[cont.index]
     call = cont.calls[name]
     if cont.declares and not holds(st, g, cont, seat):
-        return f"seat {seat} does not hold a {cont.value}: it cannot be called without one"
+        return f"seat {seat} does not hold a {cont.value}: it cannot be called without one", ""
     if cs.status == CLOSED:
-        return f"the {cont.name} is over for this hand{_why_closed(st, g, cont)}"
+        return f"the {cont.name} is over for this hand{_why_closed(st, g, cont)}", ""
     used = [c for c, _ in cs.chain]
     p = st.pending
     if p is not None and p.contest == cont.index:
         counter = name == p.call and call.declare
         if not (p.call in call.after or counter):
-            return f"{name} cannot answer {p.call}"
+            return f"{name} cannot answer {p.call}", ""
         if not counter and g.team_of[p.caller] == g.team_of[seat]:    # a partner asked by `asks: all`
-            return f"{name} answers the other team's {p.call}, not a partner's"
+            return f"{name} answers the other team's {p.call}, not a partner's", ""
         if call.max is not None and used.count(name) >= call.max:
-            return f"{name} cannot be called again in this chain (it may be called at most {_times(call.max)})"
+            return f"{name} cannot be called again in this chain (it may be called at most {_times(call.max)})", ""
         return _not_allowed(name, call, g, ctx)
     head = f"{name} may not be called now"
-    if p is not None and p.contest is None:       # an interruption of a stake call: its rule, then the window's
+    if p is not None and p.contest is None:       # an interruption of a stake call: the window, then its rule
         head = f"{name} cannot be the answer to {p.call} now"
-        if not cont.interrupt(ctx):
-            only = f"{name} answers a stake call only when"
-            return f"{head}: {_rule(cont.ir.interrupt, g, only, cont.ir.cited.source, ctx)}"
+        if cont.window(ctx) and not cont.interrupt(ctx):
+            fact, detail = _rule(cont.ir.interrupt, g, f"{name} answers a stake call only when", cont.ir.cited, ctx)
+            return f"{head}: {fact}", detail
     elif p is not None and p.contest is not None and g.contests[p.contest].name not in cont.ir.cancels:
-        return f"{name} cannot be called while {p.call} waits for an answer"
+        return f"{name} cannot be called while {p.call} waits for an answer", ""
     if not cont.window(ctx):
-        only = f"the {cont.name} may be called only when"
-        return f"{head}: {_rule(cont.ir.window, g, only, cont.ir.cited.source, ctx)}"
+        fact, detail = _rule(cont.ir.window, g, f"the {cont.name} may be called only when", cont.ir.cited, ctx)
+        return f"{head}: {fact}", detail
     if not cs.chain:
         if not call.opens:
-            return f"{name} cannot open the {cont.name}"
+            return f"{name} cannot open the {cont.name}", ""
         return _not_allowed(name, call, g, ctx, f"to open the {cont.name} now")
     if seat in cs.declared:
-        return f"seat {seat} has already declared its {cont.value} in this hand"
+        return f"seat {seat} has already declared its {cont.value} in this hand", ""
     if call.declare and call.opens:             # another holder's declaration, on its own turn
         return _not_allowed(name, call, g, ctx, "now")
     last, last_seat = cs.chain[-1]
     if last not in call.after:
-        return f"{name} cannot follow {last}"
+        return f"{name} cannot follow {last}", ""
     if g.team_of[last_seat] == g.team_of[seat]:
-        return f"{name} answers the other team's {last}, not a partner's"
+        return f"{name} answers the other team's {last}, not a partner's", ""
     if call.max is not None and used.count(name) >= call.max:
-        return f"{name} cannot be called again in this chain (it may be called at most {_times(call.max)})"
+        return f"{name} cannot be called again in this chain (it may be called at most {_times(call.max)})", ""
     return _not_allowed(name, call, g, ctx)
 
 
@@ -281,7 +317,7 @@ def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
 
 
-def _not_allowed(name: str, call: ContestCall, g: Rules, ctx: Ctx, when: str = "after this chain") -> str:
+def _not_allowed(name: str, call: ContestCall, g: Rules, ctx: Ctx, when: str = "after this chain") -> Refusal:
     """A call its `allowed:` refuses: after the chain so far, or (`when`) as the contest's first."""
-    why = _rule(call.allowed, g, f"{name} is allowed only when", call.cited.source, ctx)
-    return f"{name} is not allowed {when}: {why}"
+    fact, detail = _rule(call.allowed, g, f"{name} is allowed only when", call.cited, ctx)
+    return f"{name} is not allowed {when}: {fact}", detail

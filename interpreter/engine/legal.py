@@ -46,7 +46,7 @@ def _find_acts(m: Match, r: Rules, seat: int) -> list[Action]:
         return []
     if m.count is not None:
         if seat != m.count.seat:
-            return []
+            return _out_of_turn(m, r, seat)
         found = _count_acts(m, r, seat)
     elif m.pending is not None:
         if not may_answer(m, r, seat):
@@ -119,7 +119,7 @@ def _count_acts(m: Match, r: Rules, seat: int) -> list[Action]:
         return []
     cont = r.contests[c.contest]
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    acts: list[Action] = []
+    acts: list[Action] = [("fold", None)] if _may_fold(r, ctx) else []
     if not c.opened or cont.announce is always or cont.announce(ctx):
         acts.append(("announce", None))
     if c.opened and (cont.good is always or cont.good(ctx)):

@@ -66,6 +66,7 @@ class CompiledContest:
         self.announce = condition(ir.count.announce)
         self.procedure = ir.count.procedure
         self.tie = ir.count.tie
+        self.in_turn = ir.count.order == "in_turn"
         self.show = ir.count.show
         self.declares = ir.declares
         self.openers = tuple(c.name for c in self.opening)
@@ -135,6 +136,7 @@ class Rules:
         self.fold_when = condition(spec.fold.when)
         self.fold_pays = compile_(spec.fold.pays)
         self.fold_declines = spec.fold.pending_contest == "declined"
+        self.fold_concedes = spec.fold.count == "conceded"
         self.special = tuple(
             (h, compile_(h.when), compile_(h.base) if h.base else None, compile_(h.blind) if h.blind else None)
             for h in spec.special_hands)
@@ -204,6 +206,9 @@ class Rules:
 
     def count_would_win(self, m: Match, seat: int) -> bool:
         return count_would_win(m, self, seat)
+
+    def count_beats(self, m: Match, seat: int, opponents: bool) -> bool:
+        return count_beats(m, self, seat, opponents)
 
     def score_problem(self, score: object) -> str | None:
         """What is wrong with `score` as a match's starting score, if anything: one whole
@@ -287,10 +292,12 @@ def may_declare(m: Match, cont: CompiledContest, seat: int) -> bool:
 
 def may_answer(m: Match, r: Rules, seat: int) -> bool:
     """The asked seat, or any of its partners where the table lets a teammate answer. In a
-    contest of declarations only a holder answers: one who declared or can still show it."""
+    contest of declarations only a holder answers: one who declared or can still show it. A
+    caller never answers his own call, even when it asks his partner (`asks: all`)."""
     p = m.pending
     assert p is not None
-    if seat != p.answerer and not (r.answer_any and r.team_of[seat] == p.answer_team and seat in m.seats):
+    if seat != p.answerer and (seat == p.caller or not (r.answer_any and r.team_of[seat] == p.answer_team
+                                                         and seat in m.seats)):
         return False
     if p.contest is not None and seat != p.answerer:
         cont = r.contests[p.contest]
@@ -347,3 +354,16 @@ def count_would_win(m: Match, r: Rules, seat: int) -> bool:
     before = None if c.best_seat is None else team_of[c.best_seat]
     after = None if lead is None else team_of[lead]
     return after != before and after in (team_of[seat], None)
+
+
+def count_beats(m: Match, r: Rules, seat: int, opponents: bool) -> bool:
+    """Whether `seat`'s true value beats the best value announced so far in the count (by an
+    opponent only, with `opponents`), under the contest's tie rule; true while none is."""
+    c = m.count
+    assert c is not None
+    cont = r.contests[c.contest]
+    team = r.team_of[seat]
+    shown = [(s, v) for s, v in c.announced if v is not None and not (opponents and r.team_of[s] == team)]
+    if not shown:
+        return True
+    return leader(m, r, cont, [*shown, (seat, value(m, r, cont, seat))])[0] == seat

@@ -249,10 +249,16 @@ class State(Match):
 
     def why_illegal(self, action: str | int, seat: int | None = None) -> str | None:
         """Why `action` is refused now, or None when it is legal."""
+        refused = self.refusal(action, seat)
+        return None if refused is None else refused.reason
+
+    def refusal(self, action: str | int, seat: int | None = None) -> IllegalAction | None:
+        """The refusal `apply` would raise for `action` now (its `reason`, and its `detail` for a
+        designer: the refusing rule's condition and DSL text), or None when it is legal."""
         try:
             self._resolve(action, seat)
         except IllegalAction as err:
-            return err.reason
+            return err
         return None
 
     def _resolve(self, action: str | int, seat: int | None) -> tuple[int, Action]:
@@ -270,11 +276,8 @@ class State(Match):
             return actor, act            # a sign to the partners: any seat, any time in a hand
         if act in legal.acts(self, self.game, actor):
             return actor, act
-        raise IllegalAction(str(action), self._explain(actor, act))
-
-    def _explain(self, seat: int, act: Action) -> str:
-        """The reason an action is not among the legal ones, as precise as we can say."""
-        return explain.explain(self, self.game, seat, act)
+        reason, detail = explain.explain(self, self.game, actor, act)
+        raise IllegalAction(str(action), reason, detail)
 
     # -- applying ---------------------------------------------------------------------
 
@@ -408,10 +411,11 @@ class State(Match):
         self.accepted.add(p.call)
         self.events.append({"type": "accepted", "call": p.call, "team": team})
         self.pending = None
+        shown = (p.answerer, seat)          # holders, where only a holder answers
         if cont.procedure == "announce":
-            contests.start_count(self, self.game, cont)
+            contests.start_count(self, self.game, cont, shown)
         else:
-            seats = contests.comparing(self, self.game, cont, accepted=True)
+            seats = contests.comparing(self, self.game, cont, shown)
             contests.settle_accepted(self, self.game, cont, contests.best(self, self.game, cont, seats), seats)
 
     def _decline(self, seat: int) -> None:
@@ -429,9 +433,14 @@ class State(Match):
     def _fold(self, seat: int) -> None:
         """The seat's team leaves the hand. A contest call waiting on that team counts as refused
         (an unanswered declaration instead stands, settled with the hand); a call the team itself
-        made and left unanswered is withdrawn."""
+        made and left unanswered is withdrawn; a count under way is conceded to the other team,
+        or void, as `fold.count` says."""
         g = self.game
         other = 1 - g.team_of[seat]
+        if self.count is not None and g.fold_concedes:
+            contests.concede_count(self, self.game, other)
+            if self.match_over:
+                return
         p = self.pending
         asked = p is not None and p.contest is not None and g.contests[p.contest].calls[p.call].declare
         if p is not None and p.contest is not None and g.fold_declines and not asked \

@@ -335,7 +335,7 @@ class MatchBook:
                 st.apply(action, seat)
             except IllegalAction as err:
                 raise ApiError(409, "illegal_action", f"{text!r} is not legal now: {err.reason}",
-                               action=text, reason=err.reason) from None
+                               action=text, reason=err.reason, detail=err.detail) from None
             _deal_if_over(st)
             try:
                 self._commit(match, [(seat, text)] + self._advance(match))

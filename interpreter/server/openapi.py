@@ -46,7 +46,11 @@ _SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["error"],
         "properties": {"error": {"type": "object", "required": ["status", "code", "message"], "properties": {
             "status": {"type": "integer"}, "code": {"type": "string"}, "message": {"type": "string"},
-            "reason": {"type": "string", "description": "why the rules refuse an action"},
+            "reason": {"type": "string", "description": "why the rules refuse an action: the failing fact and the "
+                                                        "rule's sentence from the rulebook"},
+            "detail": {"type": "string", "description": "with illegal_action: the refusing rule's whole condition "
+                                                        "in words and its DSL text, for a designer; empty when "
+                                                        "there is no more to say"},
             "retry_after": {"type": "integer", "description": "with 429: seconds to wait"}}}},
     },
     "Spec": {

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -30,7 +31,7 @@ class TerminalBoard:
 
     def __init__(self, game: Game, human: int, bots: Sequence[Bot | None], console: Console,
                  ask: Callable[[str], str] | None = None, seed: int | None = None,
-                 deals: Sequence[Deal] | None = None) -> None:
+                 deals: Sequence[Deal] | None = None, verbose: bool = False) -> None:
         if not 0 <= human < game.num_players:
             raise ValueError(f"there is no seat {human}: seats run 0..{game.num_players - 1}")
         if any(bots[s] is None for s in range(game.num_players) if s != human):
@@ -48,6 +49,7 @@ class TerminalBoard:
         if game.signals is not None:
             self.verbs.add(game.signals.verb)
         self.interrupted = False                # left with Ctrl-C (the command exits 130), not with q
+        self.verbose = verbose                  # a refusal also shows its rule's condition and DSL text
 
     def label(self, action: str) -> str:
         """An action in the spec's English display words: a call's label, a card as printed."""
@@ -232,9 +234,10 @@ class TerminalBoard:
         if low in words:
             return words[low], None
         action = low.replace(" ", "_") if " " not in low.strip() or low.split()[0] not in ("play", "cover") else low
-        why = self.state.why_illegal(action, self.human)
-        if why is None:
+        refused = self.state.refusal(action, self.human)
+        if refused is None:
             return action, None
+        why = refused.reason + (f" — {refused.detail}" if self.verbose and refused.detail else "")
         if action.split(" ", 1)[0] not in self.verbs:           # no action of this game at all
             choices = self.choices()
             why = (f"{text!r} is not an action of this game; type a number ({min(choices)}–{max(choices)}) or "
@@ -259,7 +262,7 @@ class TerminalBoard:
             action, why = self.understand(answer)
             if action is not None:
                 return action
-            self.console.print(f"[red]{why}[/]", highlight=False)
+            self.console.print(f"[red]{escape(why or '')}[/]", highlight=False)   # a DSL text has brackets
 
     def play(self, max_hands: int | None = None, watch: Callable[[State], None] | None = None) -> State:
         """Play until the match ends, the human quits (q, end of input, or Ctrl-C, which sets

@@ -18,6 +18,11 @@ NAMES = {
     "opponent_announced": ("un rival ya cantó sus tantos", "ningún rival cantó todavía"),
     "can_beat": ("los tantos del jugador ganarían el conteo para su equipo",
                  "los tantos del jugador no pueden ganar el conteo para su equipo"),
+    "beats_announced": ("los tantos del jugador le ganan a lo mejor que ya se cantó",
+                        "los tantos del jugador no le ganan a lo que ya se cantó"),
+    "beats_opponents": ("los tantos del jugador le ganan a lo mejor que cantó un rival, o ningún rival cantó "
+                        "todavía",
+                        "los tantos del jugador no le ganan a lo mejor que cantó un rival"),
     "score_us": "los puntos del equipo del jugador",
     "score_them": "los puntos del otro equipo",
     "max_score": "el mayor de los dos puntajes",
@@ -64,8 +69,10 @@ FUNCTIONS = {
 IDIOMS = {
     "pending_step > 0": "un canto de la apuesta espera respuesta",
     "answering and pending_step > 0": "el jugador contesta un canto de la apuesta",
+    "not (answering and pending_step > 0)": "el jugador no contesta un canto de la apuesta",
     "top(1)": "los puntos de la mejor carta",
     "trick == 1": "se juega la primera baza",
+    "trick < 2": "se juega la primera baza",
     "trick == 2": "se juega la segunda baza",
     "trick == 3": "se juega la tercera baza",
     "trick > 1": "ya terminó la primera baza",
@@ -73,6 +80,10 @@ IDIOMS = {
     "trick >= 2": "ya terminó la primera baza",
     "stake_level == 0": "no se quiso ningún canto de la apuesta",
     "pending_step == 1": "el canto de la apuesta que espera respuesta es el primero de la escalera",
+    "not stake_level == 0": "ya se quiso un canto de la apuesta",
+    "not pending_step == 1": "el canto de la apuesta que espera respuesta no es el primero de la escalera",
+    "stake_calls == 1": "se hizo un solo canto de la apuesta",
+    "not stake_calls == 1": "se hizo más de un canto de la apuesta",
     "pending_step == 0": "no hay canto de la apuesta esperando respuesta",
     "calls == 1": "se hizo un solo canto",
     "calls_made == 0": "nadie cantó nada en esta mano",
@@ -247,7 +258,13 @@ MESSAGES = {
     "call.accept": "querido, paga {amount}",
     "call.decline": "no querido, paga {amount}",
     "call.line": "**{name}** (vale {worth}): {how}.",
-    "count.announce": "Si la cadena es querida, los jugadores cantan sus tantos por turno desde el mano.",
+    "count.announce": ("Si la cadena es querida, cada jugador canta sus tantos una vez, en el orden de juego desde el"
+                       " mano."),
+    "count.announce.leaders_wait": ("Si la cadena es querida, los jugadores cantan sus tantos por turno desde el "
+                                    "mano; el jugador cuyo equipo va ganando espera, y se le pregunta cuando un rival"
+                                    " pasa adelante; la cuenta termina cuando nadie que quede puede cambiar qué "
+                                    "equipo gana."),
+    "count.announce.when": "Un jugador canta sus tantos solo cuando {cond}.",
     "count.good": "Un jugador puede decir «{good}» sin mostrar cuando {cond}.",
     "count.good.always": "En lugar de cantar sus tantos, un jugador puede decir «{good}» "
                           "sin mostrarlos, tenga lo que tenga.",
@@ -288,8 +305,14 @@ MESSAGES = {
     "special.blind": "los jugadores no ven sus propias cartas y las juegan por su posición",
     "special.blind.when": "los jugadores no ven sus propias cartas, y las juegan por su posición, cuando {cond}",
     "fold.line": "Un jugador puede irse al mazo cuando {cond}; el otro equipo anota {pays}.",
+    "fold.line.always": ("Un jugador puede irse al mazo en cualquier momento, sea o no su turno; el otro equipo "
+                         "anota {pays}."),
     "fold.pending.declined": "Un canto de tantos que espera la respuesta del que se va cuenta como no querido.",
     "fold.pending.void": "Un canto de tantos que espera la respuesta del que se va queda anulado.",
+    "fold.count.conceded": ("Un jugador que se va al mazo mientras se cuentan los tantos concede la cuenta: el otro "
+                            "equipo anota la cadena querida, y nadie muestra sus tantos."),
+    "fold.count.void": ("Un jugador que se va al mazo mientras se cuentan los tantos deja la cuenta anulada: nadie la"
+                        " anota."),
     "annul.line": "**{name}**: un jugador cuya mano cumple que {holds} puede anular el reparto cuando {cond};",
     "annul.same": "nadie anota y reparte de nuevo el mismo jugador.",
     "annul.next": "nadie anota y reparte el siguiente.",
@@ -434,12 +457,14 @@ MESSAGES.update({
     "diff.contest.accept": "{name} querido paga",
     "diff.contest.decline": "{name} no querido paga",
     "diff.contest.count": "{name}: cuenta",
+    "diff.contest.count_announce": "{name}: se cantan los tantos cuando",
     "diff.count": "{procedure}; {good}; empates: {tie}",
     "diff.count.good": "«son buenas» cuando {cond}",
     "diff.count.good.always": "siempre se puede decir «son buenas»",
     "diff.count.good.never": "nunca se puede decir «son buenas»",
     "diff.count.announce": "se cantan por turno",
     "diff.count.automatic": "se comparan enseguida",
+    "diff.count.announce.leaders_wait": "se cantan por turno, los del equipo que va ganando esperan",
     "diff.tie.nearer_lead": "el jugador más cerca del mano",
     "diff.tie.farther_lead": "el jugador más lejos del mano",
     "diff.tie.mano_team": "el equipo del mano",
@@ -465,6 +490,9 @@ MESSAGES.update({
     "diff.fold.pending": "un canto de tanto que espera la respuesta del que se va",
     "diff.fold.pending.declined": "cuenta como no querido",
     "diff.fold.pending.void": "queda anulado",
+    "diff.fold.count": "una cuenta en curso cuando un jugador se va al mazo",
+    "diff.fold.count.conceded": "se concede al otro equipo",
+    "diff.fold.count.void": "queda anulada",
     "diff.special": "mano especial {name}",
     "diff.special.when": "cuando {cond}",
     "diff.special.when.always": "en todas las manos",

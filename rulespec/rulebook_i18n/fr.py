@@ -18,6 +18,11 @@ NAMES = {
     "opponent_announced": ("un adversaire a déjà annoncé ses points", "aucun adversaire n'a encore annoncé"),
     "can_beat": ("les points du joueur feraient gagner le décompte à son équipe",
                  "les points du joueur ne peuvent pas faire gagner le décompte à son équipe"),
+    "beats_announced": ("les points du joueur battent le meilleur de ce qui a déjà été annoncé",
+                        "les points du joueur ne peuvent pas battre ce qui a déjà été annoncé"),
+    "beats_opponents": ("les points du joueur battent le meilleur qu'un adversaire a annoncé, ou aucun adversaire "
+                        "n'a encore annoncé",
+                        "les points du joueur ne peuvent pas battre le meilleur qu'un adversaire a annoncé"),
     "score_us": "les points de l'équipe du joueur",
     "score_them": "les points de l'autre équipe",
     "max_score": "le plus haut des deux scores",
@@ -64,8 +69,10 @@ FUNCTIONS = {
 IDIOMS = {
     "pending_step > 0": "une enchère attend une réponse",
     "answering and pending_step > 0": "le joueur répond à une enchère",
+    "not (answering and pending_step > 0)": "le joueur ne répond pas à une enchère",
     "top(1)": "les points de la meilleure carte",
     "trick == 1": "on joue la première levée",
+    "trick < 2": "on joue la première levée",
     "trick == 2": "on joue la deuxième levée",
     "trick == 3": "on joue la troisième levée",
     "trick > 1": "la première levée est terminée",
@@ -73,6 +80,10 @@ IDIOMS = {
     "trick >= 2": "la première levée est terminée",
     "stake_level == 0": "aucune enchère n'a été acceptée",
     "pending_step == 1": "l'enchère qui attend une réponse est la première de l'échelle",
+    "not stake_level == 0": "une enchère a été acceptée",
+    "not pending_step == 1": "l'enchère qui attend une réponse n'est pas la première de l'échelle",
+    "stake_calls == 1": "une seule enchère a été faite",
+    "not stake_calls == 1": "plus d'une enchère a été faite",
     "pending_step == 0": "aucune enchère n'attend de réponse",
     "calls == 1": "une seule annonce a été faite",
     "calls_made == 0": "personne n'a rien annoncé dans cette donne",
@@ -245,7 +256,13 @@ MESSAGES = {
     "call.accept": "acceptée, elle rapporte {amount}",
     "call.decline": "refusée, elle rapporte {amount}",
     "call.line": "**{name}** (vaut {worth}) : {how}.",
-    "count.announce": "Si la suite est acceptée, les joueurs annoncent leurs points à tour de rôle depuis la mano.",
+    "count.announce": ("Si la suite est acceptée, chaque joueur annonce ses points une fois, dans l'ordre du jeu "
+                       "depuis la mano."),
+    "count.announce.leaders_wait": ("Si la suite est acceptée, les joueurs annoncent leurs points à tour de rôle "
+                                    "depuis la mano ; un joueur dont l'équipe mène attend, et on le lui demande quand"
+                                    " un adversaire passe devant ; le décompte finit quand plus personne ne peut "
+                                    "changer l'équipe qui gagne."),
+    "count.announce.when": "Un joueur n'annonce ses points que quand {cond}.",
     "count.good": "Un joueur peut s'incliner sans montrer (« {good} ») quand {cond}.",
     "count.good.always": "Au lieu d'annoncer ses points, un joueur peut s'incliner sans les "
                           "montrer (« {good} »), quoi qu'il ait.",
@@ -287,8 +304,13 @@ MESSAGES = {
     "special.blind.when": "les joueurs ne voient pas leurs propres cartes, et les jouent par leur position, "
                           "quand {cond}",
     "fold.line": "Un joueur peut quitter la donne (aller au tas) quand {cond} ; l'autre équipe marque {pays}.",
+    "fold.line.always": ("Un joueur peut quitter la donne (aller au tas) à tout moment, à son tour ou non ; "
+                         "l'autre équipe marque {pays}."),
     "fold.pending.declined": "Une annonce de points qui attend la réponse du joueur qui s'en va compte comme refusée.",
     "fold.pending.void": "Une annonce de points qui attend la réponse du joueur qui s'en va est annulée.",
+    "fold.count.conceded": ("Un joueur qui quitte la donne pendant le décompte concède le décompte : l'autre équipe "
+                            "marque la suite acceptée, et personne ne montre ses points."),
+    "fold.count.void": "Un joueur qui quitte la donne pendant le décompte l'annule : personne ne le marque.",
     "annul.line": "**{name}** : un joueur dont la main est telle que {holds} peut annuler la donne quand {cond} ;",
     "annul.same": "personne ne marque et le même donneur redistribue.",
     "annul.next": "personne ne marque et le donneur suivant distribue.",
@@ -433,12 +455,14 @@ MESSAGES.update({
     "diff.contest.accept": "{name} accepté rapporte",
     "diff.contest.decline": "{name} refusé rapporte",
     "diff.contest.count": "{name} : décompte",
+    "diff.contest.count_announce": "{name} : points annoncés quand",
     "diff.count": "{procedure} ; {good} ; égalités : {tie}",
     "diff.count.good": "s'incliner quand {cond}",
     "diff.count.good.always": "un joueur peut toujours s'incliner",
     "diff.count.good.never": "un joueur ne peut jamais s'incliner",
     "diff.count.announce": "annoncés à tour de rôle",
     "diff.count.automatic": "comparés aussitôt",
+    "diff.count.announce.leaders_wait": "annoncés à tour de rôle, les joueurs de l'équipe qui mène attendant",
     "diff.tie.nearer_lead": "le joueur le plus proche de la mano",
     "diff.tie.farther_lead": "le joueur le plus éloigné de la mano",
     "diff.tie.mano_team": "l'équipe de la mano",
@@ -464,6 +488,9 @@ MESSAGES.update({
     "diff.fold.pending": "un pari qui attend la réponse de celui qui part",
     "diff.fold.pending.declined": "compte comme refusé",
     "diff.fold.pending.void": "est annulé",
+    "diff.fold.count": "un décompte en cours quand un joueur va au tas",
+    "diff.fold.count.conceded": "est concédé à l'autre équipe",
+    "diff.fold.count.void": "est annulé",
     "diff.special": "donne spéciale {name}",
     "diff.special.when": "quand {cond}",
     "diff.special.when.always": "à chaque donne",

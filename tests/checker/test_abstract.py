@@ -91,6 +91,8 @@ contests:
       good: "not can_beat"
       announce: "not opponent_announced"
       source: "a house rule written in haste: concede only when beaten, speak only first"
+fold:
+  when: "not counting"
 """
 
 

@@ -137,7 +137,8 @@ def test_a_finding_stops_the_walks_after_it_whatever_the_jobs(tmp_path: Path) ->
     finds one, no later one is walked, however many processes walk them."""
     spec = tmp_path / "choke.yaml"
     spec.write_text("extends: teg\ncontests:\n  envido:\n    count:\n      good: \"not can_beat\"\n"
-                    "      announce: \"not opponent_announced\"\n      source: \"a house rule\"\n")
+                    "      announce: \"not opponent_announced\"\n      source: \"a house rule\"\n"
+                    "fold:\n  when: \"not counting\"\n")
     one, two = (diagnose(str(spec), fixed={"flor": False, "target": 30}, jobs=jobs) for jobs in (1, 2))
     assert one.stopped and one.explored == 1
     assert _figures(two) == _figures(one)
@@ -181,7 +182,7 @@ def test_a_finding_made_during_a_count_is_placed_at_the_count_rule() -> None:
     st = game.new_match(seed=1)
     st.apply("envido")
     st.apply("accept")
-    assert st.count is not None and st.legal_actions() == ["announce"]
+    assert st.count is not None and st.legal_actions() == ["fold", "announce"]
     span = _Walk(game, Exploration(), None, 1).span_of(st)
     assert span is not None and span.path == "$.contests.envido.count"
     assert span.loc is not None and span.loc.file.endswith("teg.yaml")

@@ -27,7 +27,21 @@ def test_son_buenas_whatever_one_holds() -> None:
     envido = article(own("teg"), "Envido: los cantos y lo que pagan")
     assert "En lugar de cantar sus tantos, un jugador puede decir «son buenas» sin mostrarlos" in envido
     board = article(render(load_game("board")), "The envido: calls and what they pay")
-    assert "A player may concede without showing (\"Yours are good\") when the player's value cannot win" in board
+    assert ("A player may concede without showing (\"Yours are good\") when the player's value cannot beat the best "
+            "value an opponent has announced") in board
+
+
+def test_the_count_goes_round_the_table_in_order() -> None:
+    """Seed 000: 'chacun annonce ses points en partant de la mano. Celui qui ne peut pas battre ce
+    qui a déjà été annoncé dit « son buenas »'; seed 004: 'Announcing starts at the lead and goes
+    to the right.' The rulebooks say each player speaks once, in the order of play, and what
+    conceding requires."""
+    envido = article(own("reglamento"), "Envido : les annonces et ce qu'elles rapportent")
+    assert ("chaque joueur annonce ses points une fois, dans l'ordre du jeu depuis la mano. Un joueur n'annonce ses "
+            "points que quand les points du joueur battent le meilleur de ce qui a déjà été annoncé.") in envido
+    assert "« son buenas ») quand les points du joueur ne peuvent pas battre ce qui a déjà été annoncé" in envido
+    board = article(render(load_game("board")), "The envido: calls and what they pay")
+    assert "each player says his points once, in the order of play from the mano" in board
 
 
 def test_no_obligation_to_follow_suit() -> None:

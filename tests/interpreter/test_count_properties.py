@@ -91,9 +91,15 @@ def contest_index(game: Game, name: str) -> int:
 # -- the variants with other tie rules, written as a house variant would be --------------------
 
 def tie_variant(tmp: Path, base: str, tie: str) -> str:
+    """`base` with envido ties to `tie`, counted in the `leaders_wait` order (a seat whose team leads
+    waits and is asked once an opponent leads), where a seat may always announce and says good only
+    when its value cannot change the count (`not can_beat`: a tie to nobody changes it), so that a
+    tie is reached whatever the base's own rule for good."""
     path = tmp / f"{base}-tie-{tie}.yaml"
     path.write_text(f"name: {base}-tie-{tie}\ntitle: {base} with envido ties to {tie}\nextends: {base}\n"
-                    f"contests:\n  envido:\n    count: {{tie: {tie}}}\n", encoding="utf-8")
+                    f"contests:\n  envido:\n    count: {{tie: {tie}, order: leaders_wait, good: 'not can_beat', "
+                    "announce: true}\n",
+                    encoding="utf-8")
     return str(path)
 
 
@@ -212,9 +218,13 @@ def check_envido_count(case: tuple[str, dict[str, object]], seed: int, dealer: i
     assert [e["team"] for e in won] == [team], f"expected team {team} (seat {winner}) to win: {where}"
     assert [(e["team"], e["points"]) for e in envido_points] == [(team, sum(OPENERS[c] for c in chain))], where
     if procedure == "announce":
-        spoken = {e["seat"] for e in events if e["type"] in ("announce", "good")}
+        spoken = [e["seat"] for e in events if e["type"] in ("announce", "good")]
         assert all(s in spoken for s in range(n) if game.team_of[s] != team), \
             f"a seat of the losing team was never asked: {where}"
+        if next(c for c in game.spec.contests if c.name == "envido").count.order == "in_turn":
+            # 000: 'chacun annonce ses points en partant de la mano'; 004: 'Announcing starts at the
+            # lead and goes to the right': each seat once, in the order of play from the mano
+            assert spoken == [(mano + k) % n for k in range(n)], f"the count's order is not the table's: {where}"
 
 
 # -- flors --------------------------------------------------------------------------------------------
@@ -276,7 +286,8 @@ def test_every_flor_at_the_table_is_paid_once(case: tuple[str, dict[str, object]
 
     The first trick is played with random flor calls, answers, counts and cards (any partner of the
     asked team may answer), the hand is then played out; the flor points of the hand must be what
-    the flors at the table pay, scored once."""
+    the flors shown at the table pay (annoncée: sung, or shown by answering the call), scored once;
+    a holder who showed nothing is neither compared nor paid for."""
     check_flor_payoffs(case, seed, dealer, data)
 
 
@@ -328,8 +339,10 @@ def check_flor_payoffs(case: tuple[str, dict[str, object]], seed: int, dealer: i
         p = state.pending
         if p is not None and p.contest == fl and action in ("accept", "decline"):
             if action == "accept":
-                # every holder who sang or can still show his flor is compared and counted
-                compared = [s for s in range(n) if s in holders and (s in declared or played[s] == 0)]
+                # the flors shown are compared and counted: those sung, the holder the call asked and
+                # the one who accepted (only a holder answers); a holder who showed nothing is not
+                compared = sorted({*declared, p.answerer, seat})
+                assert set(compared) <= set(holders)
                 assert expected is None
                 points = _flor_accept_pays(game, p.call, len(compared), max(state.score))
                 expected = {-1: points}                   # to the team of the best flor, once counted

@@ -46,8 +46,8 @@ CASES = [
     ("position outside a blind hand", T2, TRUCO, [], "0 play @1", "play by position only in a blind hand; name the "
      "card"),
     ("cover too early", ("paulista", {"players": 4}), PAULISTA, [], "0 cover 4d",
-     "4d may not be played face down now: a card may be played face down only when the first trick is over "
-     "[trick >= options.cover_from]"),
+     "4d may not be played face down now: it is the first trick (Carte Couverte - Carte jouée face cachée, qui n'a "
+     "aucune valeur.)"),
     ("no covered cards", T2, TRUCO, [], "0 cover 1e", "this spec has no covered cards"),
     # the stake ladder
     ("ladder in order", T2, TRUCO, [], "0 retruco", "the ladder goes in order: the next call is truco, not retruco"),
@@ -61,31 +61,33 @@ CASES = [
     ("envido does not answer envido (vanikar)", ("vanikar", {"players": 2}), VANIKAR, ["0 envido"], "1 envido",
      "envido cannot answer envido"),
     ("envido window", ("teg", {"players": 2, "flor": False}), TRUCO, ["0 play 1e", "1 play 5o"], "0 envido",
-     "envido may not be called now: the first trick is over and the player has played a card this hand; the envido "
-     "may be called only when it is the first trick, the player has not played a card yet and no stake call has been "
-     "accepted [trick == 1 and not played and stake_level == 0] (El envido se canta en la primera baza y se juega "
-     "aparte de la mano: son puntos que se cobran igual de quien gane las cartas.)"),
+     "envido may not be called now: the first trick is over and the player has played a card this hand (El envido "
+     "se canta en la primera baza y se juega aparte de la mano: son puntos que se cobran igual de quien gane las "
+     "cartas.)"),
     # the interruption is allowed (the first truco waits), the window is not: the reason says which
     ("envido answering truco after the first trick", ("teg", {"players": 2, "flor": False}), TRUCO,
      ["0 play 1e", "1 play 5o", "0 truco"], "1 envido",
-     "envido cannot be the answer to truco now: the first trick is over and the player has played a card this hand; "
-     "the envido may be called only when it is the first trick, the player has not played a card yet and no stake "
-     "call has been accepted [trick == 1 and not played and stake_level == 0] (El envido se canta en la primera baza "
-     "y se juega aparte de la mano: son puntos que se cobran igual de quien gane las cartas.)"),
+     "envido cannot be the answer to truco now: the first trick is over and the player has played a card this hand "
+     "(El envido se canta en la primera baza y se juega aparte de la mano: son puntos que se cobran igual de quien "
+     "gane las cartas.)"),
     ("envido over", T2, TRUCO, ["0 envido", "1 accept", "0 announce", "1 good"], "0 envido",
      "the envido is over for this hand: it has been settled"),
     ("envido wiped by a flor", ("board", {"players": 2, "flor": True}), FLOR, ["0 flor"], "0 envido",
      "the envido is over for this hand: seat 0 declared flor, which wipes the envido"),
+    # the raise accepted the truco, which closes the envido: the window says so before the interruption's rule
     ("envido after retruco", T2, TRUCO, ["0 truco", "1 retruco"], "0 envido",
-     "envido cannot be the answer to retruco now: envido answers a stake call only when the waiting stake call is "
-     "the first of the ladder [pending_step == 1] (El envido se canta en la primera baza y se juega aparte de la "
-     "mano: son puntos que se cobran igual de quien gane las cartas.)"),
+     "envido cannot be the answer to retruco now: a stake call has been accepted (El envido se canta en la primera "
+     "baza y se juega aparte de la mano: son puntos que se cobran igual de quien gane las cartas.)"),
+    ("envido after retruco (board)", ("board", {"players": 2}), TRUCO, ["0 truco", "1 retruco"], "0 envido",
+     "envido cannot be the answer to retruco now: a stake call has been accepted (Envido ... may be called only "
+     "during the first trick, and only by a player who has not yet played a card. Once Truco has been accepted — "
+     "including a raise, which accepts the call it raises — envido is closed for the hand.)"),
     ("chain cap", ("uruguayo", {"players": 2}), URUGUAYO, ["0 envido", "1 envido"], "0 envido",
      "envido cannot be called again in this chain (it may be called at most 2 times)"),
     ("allowed: formula", ("reglamento", {"players": 2, "falta_after_double": False}), TRUCO,
      ["0 envido", "1 envido"], "0 falta_envido",
-     "falta_envido is not allowed after this chain: falta_envido is allowed only when the number of envido calls in "
-     "the chain so far is less than 2 [options.falta_after_double or in_chain('envido') < 2] (Falta Envido | Les "
+     "falta_envido is not allowed after this chain: the number of envido calls in the chain so far is at least 2 "
+     "(Falta Envido | Les "
      "points qui manquent à l'équipe en tête pour gagner la partie. Ne se relance pas. Falta au demi-parcours — tant "
      "que les deux camps sont dans les malas, la falta ne vaut que ce qui manque pour atteindre 15.)"),
     # flor
@@ -105,18 +107,28 @@ CASES = [
     # uruguayo's flor takes "con flor me achico" (a decline) but no quiero
     ("a flor is not accepted (uruguayo)", ("uruguayo", {"players": 4}), UY4, ["0 flor"], "3 accept",
      "flor is not answered with accept: seat 3, asked, answers it with flor, contraflor or contraflor al resto "
-     "(pytruco pdt/jugada.py ResponderQuiero.ok: 'no se le puede decir quiero a la flor'; 'con flor me achico' pays "
-     "as flor_decline reads it)"),
+     "(pytruco pdt/jugada.py CantarFlor.hacer: 'es el ultimo en cantar flor que faltaba?' (every holder sings, in "
+     "turn, before the flors are settled); ResponderQuiero.ok: 'no se le puede decir quiero a la flor'; 'con flor me "
+     "achico' pays as flor_decline reads it)"),
     ("only a holder answers a flor", ("uruguayo", {"players": 4}), UY4, ["0 flor"], "1 contraflor",
      "seat 1 does not hold a flor: only a holder answers flor, and seat 3 is asked"),
+    # the caller never answers his own call: the seat asked acts first (uruguayo: 'Cantada una flor, cada uno de
+    # los otros que tiene flor la canta enseguida, por turno desde el que cantó, también los compañeros')
     ("the declarer does not answer his own flor", ("uruguayo", {"players": 6}), UY6, ["0 flor"], "0 accept",
-     "seat 0 declared flor himself: it asks seat 4, who may only declare his own flor (pytruco pdt/jugada.py "
-     "ResponderQuiero.ok: 'no se le puede decir quiero a la flor'; 'con flor me achico' pays as flor_decline reads "
-     "it)"),
+     "seat 4, who holds a flor too, must first declare it: seat 0's flor asks every other holder in turn; seat 0 "
+     "cannot act now " + "(pytruco pdt/jugada.py CantarFlor.hacer: 'es el ultimo en cantar flor que faltaba?' (every holder sings, in "
+     "turn, before the flors are settled); ResponderQuiero.ok: 'no se le puede decir quiero a la flor'; 'con flor me "
+     "achico' pays as flor_decline reads it)"),
+    ("the declarer does not play before the holders it asks", ("uruguayo", {"players": 6}), UY6, ["0 flor"],
+     "0 play 12c", "seat 4, who holds a flor too, must first declare it: seat 0's flor asks every other holder in "
+     "turn; seat 0 cannot act now " + "(pytruco pdt/jugada.py CantarFlor.hacer: 'es el ultimo en cantar flor que faltaba?' (every holder sings, in "
+     "turn, before the flors are settled); ResponderQuiero.ok: 'no se le puede decir quiero a la flor'; 'con flor me "
+     "achico' pays as flor_decline reads it)"),
     ("a partner asked does not accept a flor", ("uruguayo", {"players": 6}), UY6, ["0 flor"], "4 accept",
      "flor was declared by seat 0, seat 4's partner: a partner does not accept it, he may only declare his own flor "
-     "(pytruco pdt/jugada.py ResponderQuiero.ok: 'no se le puede decir quiero a la flor'; 'con flor me achico' pays "
-     "as flor_decline reads it)"),
+     "(pytruco pdt/jugada.py CantarFlor.hacer: 'es el ultimo en cantar flor que faltaba?' (every holder sings, in "
+     "turn, before the flors are settled); ResponderQuiero.ok: 'no se le puede decir quiero a la flor'; 'con flor me "
+     "achico' pays as flor_decline reads it)"),
     ("flor declared twice", ("teg", {"players": 4, "flor": True}), FLOR4, ["0 flor", "1 flor"], "0 flor",
      "seat 0 has already declared its flor in this hand"),
     ("contraflor does not answer contraflor", ("teg", {"players": 4, "flor": True}), FLOR4,
@@ -128,29 +140,24 @@ CASES = [
      "nothing to concede: the first to speak must announce"),
     ("no call during the count", T2, ENVIDO, ["0 envido", "1 accept"], "0 truco",
      "the envido count is under way: seat 0 must announce or say good before anything else"),
-    ("no fold during the count", T2, ENVIDO, ["0 envido", "1 accept"], "0 fold",
-     "the envido count is under way: seat 0 must announce or say good before anything else (folding is not allowed "
-     "during the count)"),
+    ("no fold during the count (board)", ("board", {"players": 2}), ENVIDO, ["0 envido", "1 accept"], "0 fold",
+     "seat 0 may not fold while the envido count is under way (Fold leaves the hand. You may fold on your own turn "
+     "or while you are the one being asked. You may not fold while players are announcing an accepted envido.)"),
     ("no count", T2, ENVIDO, [], "0 announce", "no count is under way"),
     # folding, the maldón, the end of a hand
     ("fold refused while an envido waits", ("vanikar", {"players": 2}), VANIKAR, ["0 envido"], "1 fold",
-     "seat 1 may not fold now: a player may fold only when it is the player's turn, no call is waiting and no count "
-     "is under way or the player is answering a stake call [my_turn or (answering and pending_step > 0)] (FOLD : à "
+     "seat 1 may not fold now: it is not the player's turn and the player is not answering a stake call (FOLD : à "
      "votre tour, ou en répondant à un Truco, Fold abandonne la donne et l'autre camp marque ce qu'elle vaut — 1, ou "
      "le niveau accepté.)"),
     ("no maldon in the hand", ("reglamento", {"players": 2, "maldon": True}), TRUCO, [], "0 maldon",
-     "seat 0's hand is no maldon: a hand is a maldon when the number of cards of rank 4 is 2 and the number of "
-     "figures in the hand is 1 [rank_count(4) == 2 and figures == 1] (Maldón — deux 4 et une figure : le joueur peut "
-     "annuler la donne.)"),
+     "seat 0's hand is no maldon: the number of cards of rank 4 is not 2 or the number of figures in the hand is not "
+     "1 (Maldón — deux 4 et une figure : le joueur peut annuler la donne.)"),
     ("maldon too late", ("reglamento", {"players": 2, "maldon": True}), MALDON, ["0 truco", "1 accept"], "0 maldon",
-     "maldon may not be claimed now: the number of calls made this hand is not 0; maldon may be claimed only when it "
-     "is the first trick, the player has not played a card yet and nobody has called anything this hand [trick == 1 "
-     "and not played and calls_made == 0] (Maldón — deux 4 et une figure : le joueur peut annuler la donne.)"),
+     "maldon may not be claimed now: the number of calls made this hand is not 0 (Maldón — deux 4 et une figure : le "
+     "joueur peut annuler la donne.)"),
     ("maldon while a call waits", ("reglamento", {"players": 2, "maldon": True}), MALDON2, ["0 falta_envido"],
-     "1 maldon", "maldon may not be claimed now: the number of calls made this hand is not 0; maldon may be claimed "
-     "only when it is the first trick, the player has not played a card yet and nobody has called anything this hand "
-     "[trick == 1 and not played and calls_made == 0] (Maldón — deux 4 et une figure : le joueur peut annuler la "
-     "donne.)"),
+     "1 maldon", "maldon may not be claimed now: the number of calls made this hand is not 0 (Maldón — deux 4 et une "
+     "figure : le joueur peut annuler la donne.)"),
     ("maldon off", ("reglamento", {"players": 2}), MALDON, [], "0 maldon",
      "maldon is not played under these table options"),
     ("hand over", T2, TRUCO, ["0 fold"], "0 truco", "the hand is over; deal the next one"),
@@ -179,8 +186,30 @@ def test_good_refused_when_one_can_beat() -> None:
     """board: "Yours are good is legal only when you cannot beat the best value an opponent has
     already announced": seat 1, with 33 against the announced 5, is refused and told the rule."""
     st = _state(("board", {"players": 2}), ENVIDO, ["0 envido", "1 accept", "0 announce"])
-    reason = st.why_illegal("good", seat=1)
-    assert reason is not None and "good is not allowed now (seat 1 can beat the best value announced)" in reason
+    source = st.game.spec.contests[0].count.cited.source
+    assert _refusal(st, "good", 1) == (
+        "good is not allowed now: the player's value beats the best value an opponent has announced, or no "
+        f"opponent has announced one ({source})",
+        "good is allowed only when the player's value cannot beat the best value an opponent has announced "
+        "[not beats_opponents]")
+
+
+def test_good_refused_by_the_reglamentos_words() -> None:
+    """reglamento: "Celui qui ne peut pas battre ce qui a déjà été annoncé dit « son buenas »": at
+    four players seat 2 (33), whose partner announced 25, may not say son buenas (it can beat what
+    has been announced, its partner's value too), and seat 3 (30) may not announce; each is told
+    the fact and the sentence, the formula kept for the detail."""
+    hands = [["5e", "10e", "1b"], ["10o", "11o", "4c"], ["7c", "6c", "4b"], ["7b", "3b", "12o"]]
+    st = _state(("reglamento", {"players": 4}), hands, ["0 envido", "1 accept", "0 announce", "1 good"])
+    source = st.game.spec.contests[0].count.cited.source
+    assert source is not None and "Celui qui ne peut pas battre ce qui a déjà été annoncé" in source
+    assert _refusal(st, "good", 2) == (
+        f"good is not allowed now: the player's value beats the best value announced so far ({source})",
+        "good is allowed only when the player's value cannot beat what has been announced [not beats_announced]")
+    st.apply("announce", seat=2)
+    assert _refusal(st, "announce", 3) == (
+        f"announce is not allowed now: the player's value cannot beat what has been announced ({source})",
+        "announce is allowed only when the player's value beats the best value announced so far [beats_announced]")
 
 
 def test_match_over() -> None:
@@ -211,11 +240,11 @@ def test_a_stake_call_refused_by_its_rule() -> None:
                 "4s")
     st = _state(("paulista", {"players": 4, "raise_cap": "match_point"}), deal, ["0 truco", "1 seis", "2 accept"],
                 score=[6, 0])
-    reason = st.why_illegal("nove", seat=0)
-    assert reason == (
-        "nove may not be called now: a stake call may be made only when what the hand is worth at that moment is "
-        "less than the points needed to win the match minus the player's team's score "
-        f"[options.raise_cap == 'none' or stake < target - score_us] ({st.game.spec.stakes.cited.source})"), reason
+    assert _refusal(st, "nove", 0) == (
+        "nove may not be called now: what the hand is worth at that moment is at least the points needed to win the "
+        f"match minus the player's team's score ({st.game.spec.stakes.cited.source})",
+        "a stake call may be made only when what the hand is worth at that moment is less than the points needed to "
+        "win the match minus the player's team's score [options.raise_cap == 'none' or stake < target - score_us]")
 
 
 def test_a_declaration_does_not_answer_a_raise() -> None:
@@ -250,18 +279,16 @@ def test_a_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> None:
     st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, TRUCO)))])
     st.apply("play 1e", seat=0)
     st.apply("play 5o", seat=1)
-    assert st.why_illegal("fold", seat=0) == (
-        "seat 0 may not fold now: the first trick is over; a player may fold only when no count is under way "
-        "and it is the first trick [not counting and trick == 1] "
-        "(house rule: one leaves the hand in the first trick only)")
+    assert _refusal(st, "fold", 0) == (
+        "seat 0 may not fold now: the first trick is over (house rule: one leaves the hand in the first trick only)",
+        "a player may fold only when no count is under way and it is the first trick [not counting and trick == 1]")
     st = game.new_match(seed=0, score=[20, 0], deals=[Deal(tuple(map(tuple, TRUCO)))])
     st.apply("envido", seat=0)
-    reason = st.why_illegal("real_envido", seat=1)
-    assert reason == (
-        "real_envido is not allowed after this chain: the number of envido calls in the chain so far is not 0; "
+    assert _refusal(st, "real_envido", 1) == (
+        "real_envido is not allowed after this chain: the number of envido calls in the chain so far is not 0 "
+        "(house rule: no real envido after an envido, nor from 20 points on)",
         "real_envido is allowed only when the number of envido calls in the chain so far is 0 and the player's "
-        "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20] "
-        "(house rule: no real envido after an envido, nor from 20 points on)"), reason
+        "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20]")
 
 
 def test_a_fold_rule_of_several_parts_refused_while_a_call_waits_at_four(tmp_path) -> None:
@@ -275,10 +302,11 @@ def test_a_fold_rule_of_several_parts_refused_while_a_call_waits_at_four(tmp_pat
     for seat, act in ((0, "play 4c"), (1, "play 5o"), (2, "truco")):
         st.apply(act, seat=seat)
     assert st.pending is not None and st.pending.answerer == 3
-    assert _refused(st, "fold", 3) == (
-        "seat 3 may not fold now: the player's team's score is at least the other team's score; a player may "
-        "fold only when no count is under way and the player's team's score is less than the other team's score "
-        "[not counting and score_us < score_them] (house rule: only the team behind may go to the deck)")
+    assert _refusal(st, "fold", 3) == (
+        "seat 3 may not fold now: the player's team's score is at least the other team's score "
+        "(house rule: only the team behind may go to the deck)",
+        "a player may fold only when no count is under way and the player's team's score is less than the other "
+        "team's score [not counting and score_us < score_them]")
 
 
 FIRST_CARD = """\
@@ -302,11 +330,11 @@ def test_a_fold_rule_of_several_parts_is_read_for_the_seat_under_the_rules(tmp_p
     assert "fold" in st.legal_actions(seat=0)
     st.apply("play 1e", seat=0)
     st.apply("play 5o", seat=1)
-    assert _refused(st, "fold", 0) == (
-        "seat 0 may not fold now: the player has played a card this hand; a player may fold only when the player "
-        "has not played a card yet and the player's team's score is less than half the points needed to win the "
-        "match [not played and score_us < half] "
-        "(house rule: one leaves the hand before playing a card, and only while one's team is in the malas)")
+    assert _refusal(st, "fold", 0) == (
+        "seat 0 may not fold now: the player has played a card this hand "
+        "(house rule: one leaves the hand before playing a card, and only while one's team is in the malas)",
+        "a player may fold only when the player has not played a card yet and the player's team's score is less "
+        "than half the points needed to win the match [not played and score_us < half]")
 
 
 BUENAS_NOT_AHEAD = """\
@@ -331,12 +359,12 @@ def test_a_count_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> No
     st = game.new_match(seed=0, deals=[Deal((("7o", "6o", "1c"), ("5e", "2b", "12o")))], score=[0, 5])
     for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
         st.apply(act, seat=seat)
-    assert st.legal_actions(seat=1) == ["announce"]
-    assert _refused(st, "good", 1) == (
-        "good is not allowed now: the player's team's score is more than the other team's score; good is allowed "
-        "only when the player's value cannot win the count for its team and the player's team's score is at most "
-        "the other team's score [not can_beat and score_us <= score_them] "
-        "(house rule: a team ahead in the match must announce its tanto)")
+    assert st.legal_actions(seat=1) == ["fold", "announce"]
+    assert _refusal(st, "good", 1) == (
+        "good is not allowed now: the player's team's score is more than the other team's score "
+        "(house rule: a team ahead in the match must announce its tanto)",
+        "good is allowed only when the player's value cannot win the count for its team and the player's team's "
+        "score is at most the other team's score [not can_beat and score_us <= score_them]")
 
 
 def test_an_opener_refused_by_its_rule_is_refused_as_the_contests_first_call(tmp_path) -> None:
@@ -348,11 +376,11 @@ def test_an_opener_refused_by_its_rule_is_refused_as_the_contests_first_call(tmp
     game = house_game(tmp_path, HOUSE, {"players": 2})
     st = game.new_match(seed=0, score=[20, 0], deals=[Deal(tuple(map(tuple, TRUCO)))])
     assert "envido" in st.legal_actions(seat=0) and "real_envido" not in st.legal_actions(seat=0)
-    assert _refused(st, "real_envido", 0) == (
-        "real_envido is not allowed to open the envido now: the player's team's score is at least 20; "
+    assert _refusal(st, "real_envido", 0) == (
+        "real_envido is not allowed to open the envido now: the player's team's score is at least 20 "
+        "(house rule: no real envido after an envido, nor from 20 points on)",
         "real_envido is allowed only when the number of envido calls in the chain so far is 0 and the player's "
-        "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20] "
-        "(house rule: no real envido after an envido, nor from 20 points on)")
+        "team's score is less than 20 [in_chain('envido') == 0 and score_us < 20]")
 
 
 BOTH_IN_MALAS = """\
@@ -380,11 +408,12 @@ def test_a_raise_of_a_flor_sung_earlier_is_refused_by_its_rule(tmp_path) -> None
     for seat, act in ((0, "flor"), (1, "flor"), (0, "play 5c"), (1, "play 6o")):
         st.apply(act, seat=seat)
     assert st.pending is None and "flor" in st.legal_actions(seat=2)
-    assert _refused(st, "contraflor", 2) == (
+    assert _refusal(st, "contraflor", 2) == (
         "contraflor is not allowed after this chain: the player's team's score is at least half the points needed "
-        "to win the match; contraflor is allowed only when the player's team's score is less than half the points "
-        "needed to win the match and the other team's score is less than half the points needed to win the match "
-        "[score_us < half and score_them < half] (house rule: a contraflor only while both camps are in the malas)")
+        "to win the match (house rule: a contraflor only while both camps are in the malas)",
+        "contraflor is allowed only when the player's team's score is less than half the points needed to win the "
+        "match and the other team's score is less than half the points needed to win the match "
+        "[score_us < half and score_them < half]")
 
 
 DE_VUELTA = """\
@@ -446,9 +475,10 @@ def test_a_flor_its_rule_refuses_is_not_owed_before_an_answer(tmp_path) -> None:
     st.apply("flor", seat=0)
     assert st.legal_actions(seat=1) == ["contraflor", "contraflor_al_resto", "fold"]
     assert _refused(st, "play 4o", 1).startswith("seat 1 must first answer flor")
-    assert _refused(st, "flor", 1) == (
-        "flor is not allowed after this chain: flor is allowed only when the player's team's score is less than 20 "
-        "[score_us < 20] (house rule: a team with 20 points or more no longer sings flor)")
+    assert _refusal(st, "flor", 1) == (
+        "flor is not allowed after this chain: the player's team's score is at least 20 "
+        "(house rule: a team with 20 points or more no longer sings flor)",
+        "flor is allowed only when the player's team's score is less than 20 [score_us < 20]")
 
 
 def test_a_flor_taken_with_a_decline_but_no_accept() -> None:
@@ -524,6 +554,12 @@ def test_a_flor_taken_but_never_declined(tmp_path) -> None:
 def _refused(st, action: str, seat: int) -> str:
     """The reason `action` by `seat` is refused; applying it anyway raises that reason and leaves
     the state as it was."""
+    return _refusal(st, action, seat)[0]
+
+
+def _refusal(st, action: str, seat: int) -> tuple[str, str]:
+    """The reason `action` by `seat` is refused and its detail, as `apply` raises them (and as
+    `why_illegal` gives the reason), leaving the state as it was."""
     before = st.to_json()
     reason = st.why_illegal(action, seat=seat)
     assert reason is not None, f"{action} by seat {seat} should be refused"
@@ -531,7 +567,7 @@ def _refused(st, action: str, seat: int) -> str:
         st.apply(action, seat=seat)
     assert err.value.reason == reason
     assert st.to_json() == before
-    return reason
+    return reason, err.value.detail
 
 
 ELEVEN = """\
@@ -740,10 +776,11 @@ def test_an_annulment_refused_names_the_part_of_its_rule_that_fails_and_cites_it
     short of half the match may claim it, seat 3 (team 1, at 20 of 30) holds one and is told the part
     that fails, read for its own team under the match's rules; with the scores the other way round it may claim it."""
     st = _state(("reglamento", {"players": 2, "maldon": True}), TRUCO, [])
-    assert _refused(st, "maldon", 0) == (
-        "seat 0's hand is no maldon: a hand is a maldon when the number of cards of rank 4 is 2 and the number of "
-        "figures in the hand is 1 [rank_count(4) == 2 and figures == 1] (Maldón — deux 4 et une figure : le "
-        "joueur peut annuler la donne.)")
+    assert _refusal(st, "maldon", 0) == (
+        "seat 0's hand is no maldon: the number of cards of rank 4 is not 2 or the number of figures in the hand is "
+        "not 1 (Maldón — deux 4 et une figure : le joueur peut annuler la donne.)",
+        "a hand is a maldon when the number of cards of rank 4 is 2 and the number of figures in the hand is 1 "
+        "[rank_count(4) == 2 and figures == 1]")
     game = house_game(tmp_path, MALDON_BEHIND, {"players": 4, "maldon": True})
     hands = Deal((("1e", "7o", "5c"), ("3e", "2b", "5o"), ("6e", "2c", "5b"), ("4c", "4o", "12b")))
     ahead, behind = (game.new_match(seed=0, deals=[hands], score=score) for score in ([0, 20], [20, 0]))
@@ -751,11 +788,12 @@ def test_an_annulment_refused_names_the_part_of_its_rule_that_fails_and_cites_it
         for card, seat in (("5c", 0), ("5o", 1), ("5b", 2)):
             st.apply(f"play {card}", seat=seat)
     assert "maldon" in behind.legal_actions(seat=3)
-    assert _refused(ahead, "maldon", 3) == (
+    assert _refusal(ahead, "maldon", 3) == (
         "maldon may not be claimed now: the player's team's score is at least half the points needed to win the "
-        "match; maldon may be claimed only when it is the first trick, the player has not played a card yet and "
-        "the player's team's score is less than half the points needed to win the match [trick == 1 and not "
-        "played and score_us < half] (Maldón — deux 4 et une figure : le joueur peut annuler la donne.)")
+        "match (Maldón — deux 4 et une figure : le joueur peut annuler la donne.)",
+        "maldon may be claimed only when it is the first trick, the player has not played a card yet and the "
+        "player's team's score is less than half the points needed to win the match [trick == 1 and not played "
+        "and score_us < half]")
 
 
 STAKES_SHORT = """\
@@ -775,12 +813,12 @@ def test_a_stake_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> No
     both parts fail, read for its seat and team under the match's rules."""
     game = house_game(tmp_path, STAKES_SHORT, {"players": 2})
     st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, TRUCO)))], score=[20, 0])
-    assert _refused(st, "truco", 0) == (
+    assert _refusal(st, "truco", 0) == (
         "truco may not be called now: the player's team's score is at least half the points needed to win the match "
-        "and the player is the pie (last of its team to play); a stake call may be made only when the player's "
-        "team's score is less than half the points needed to win the match and the player is not the pie "
-        "[score_us < half and not is_pie] (house rule: the truco is called by a team in the malas, and never by its "
-        "foot)")
+        "and the player is the pie (last of its team to play) (house rule: the truco is called by a team in the "
+        "malas, and never by its foot)",
+        "a stake call may be made only when the player's team's score is less than half the points needed to win the "
+        "match and the player is not the pie [score_us < half and not is_pie]")
 
 
 COVER_SHORT = """\
@@ -800,11 +838,12 @@ def test_a_cover_rule_of_several_parts_names_the_parts_that_fail(tmp_path) -> No
     told the one part that fails, the rule being read for its seat and team."""
     game = house_game(tmp_path, COVER_SHORT, {"players": 4})
     st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, PAULISTA)), "7d")])
-    assert _refused(st, "cover 4d", 0) == (
-        "4d may not be played face down now: the number of the trick being played is less than 2; a card may be "
-        "played face down only when the first trick is over, the player's team's score is less than half the points "
-        "needed to win the match and the player is not the pie [trick >= options.cover_from and score_us < half and "
-        "not is_pie]")
+    assert _refusal(st, "cover 4d", 0) == (
+        "4d may not be played face down now: it is the first trick (Carte Couverte - Carte jouée face cachée, qui "
+        "n'a aucune valeur.)",
+        "a card may be played face down only when the first trick is over, the player's team's score is less than "
+        "half the points needed to win the match and the player is not the pie "
+        "[trick >= options.cover_from and score_us < half and not is_pie]")
 
 
 ANNOUNCE_TO_WIN = """\
@@ -828,11 +867,12 @@ def test_an_announcement_refused_by_its_count_rule_names_that_rule(tmp_path) -> 
     st = game.new_match(seed=0, deals=[Deal((("7o", "6o", "1c"), ("5e", "2b", "12o")))])
     for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
         st.apply(act, seat=seat)
-    assert st.legal_actions(seat=1) == ["good"]
-    assert _refused(st, "announce", 1) == (
-        "announce is not allowed now: announce is allowed only when no opponent has announced yet or the player's "
-        "value would win the count for its team [not opponent_announced or can_beat] (house rule: a seat that "
-        "cannot win the count says son buenas)")
+    assert st.legal_actions(seat=1) == ["fold", "good"]
+    assert _refusal(st, "announce", 1) == (
+        "announce is not allowed now: an opponent has announced a value in the count and the player's value cannot "
+        "win the count for its team (house rule: a seat that cannot win the count says son buenas)",
+        "announce is allowed only when no opponent has announced yet or the player's value would win the count for "
+        "its team [not opponent_announced or can_beat]")
 
 
 ENVIDO_FIRST = """\
@@ -878,7 +918,8 @@ def test_another_holders_declaration_refused_by_its_rule_names_the_parts_that_fa
     st = game.new_match(seed=0, deals=[Deal(tuple(map(tuple, FLOR)))], score=[0, 20])
     st.apply("flor", seat=0)
     st.apply("play 5c", seat=0)
-    assert _refused(st, "flor", 1) == (
-        "flor is not allowed now: the player's team's score is at least half the points needed to win the match; "
+    assert _refusal(st, "flor", 1) == (
+        "flor is not allowed now: the player's team's score is at least half the points needed to win the match "
+        f"({game.contest_of_call['flor'].calls['flor'].cited.source})",
         "flor is allowed only when it is the first trick and the player's team's score is less than half the points "
-        f"needed to win the match [trick == 1 and score_us < half] ({game.contest_of_call['flor'].calls['flor'].cited.source})")
+        "needed to win the match [trick == 1 and score_us < half]")

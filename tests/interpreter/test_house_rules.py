@@ -129,19 +129,24 @@ contests:
 """
 
 
+NO_TIES_CAN_BEAT = NO_TIES.replace("      tie: nobody\n", "      tie: nobody\n      good: \"not can_beat\"\n")
+
+
 def test_yours_are_good_where_a_tie_goes_to_nobody(tmp_path) -> None:
     """board: "Yours are good is legal only when you cannot beat the best value an opponent has
-    already announced." Where a tie goes to nobody, tying the best value already takes it from the
-    opponent, so a seat that can tie may not concede; once the two teams tie, a seat that can do
-    neither may."""
-    game = house_game(tmp_path, NO_TIES, {"players": 4})
+    already announced." Where a tie goes to nobody, a seat that can only tie the best value cannot
+    beat it, so it may concede (`not beats_opponents`); under a house rule that only a seat that
+    cannot change the count concedes (`not can_beat`), tying already takes it from the opponent,
+    so it may not. Once the two teams tie, a seat that can do neither may concede under both."""
     hands = (("7o", "12o", "1e"), ("7c", "11c", "1b"), ("4e", "5b", "6o"), ("3e", "2b", "4o"))  # 27, 27, 6, 4
-    st = game.new_match(seed=0, deals=[Deal(hands)])
-    for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
-        st.apply(act, seat=seat)
-    assert st.legal_actions(seat=1) == ["announce"]
-    st.apply("announce", seat=1)
-    assert "good" in st.legal_actions(seat=2)
+    for text, offered in ((NO_TIES, ["announce", "good"]), (NO_TIES_CAN_BEAT, ["announce"])):
+        game = house_game(tmp_path, text, {"players": 4})
+        st = game.new_match(seed=0, deals=[Deal(hands)])
+        for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
+            st.apply(act, seat=seat)
+        assert st.legal_actions(seat=1) == offered
+        st.apply("announce", seat=1)
+        assert "good" in st.legal_actions(seat=2)
 
 
 FLOR_IN_BUENAS = """\
@@ -246,7 +251,7 @@ def test_a_count_rule_speaks_for_the_seat_in_the_counts_team(tmp_path) -> None:
     for the team of the seat speaking."""
     game = house_game(tmp_path, BUENAS_BEHIND, {"players": 2})
     hands = (("5e", "2b", "12o"), ("7o", "6o", "1c"))
-    for score, offered in (([0, 5], ["announce"]), ([5, 0], ["announce", "good"])):
+    for score, offered in (([0, 5], ["fold", "announce"]), ([5, 0], ["fold", "announce", "good"])):
         st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
         for seat, act in ((0, "envido"), (1, "accept"), (0, "announce")):
             st.apply(act, seat=seat)
@@ -350,7 +355,7 @@ def test_a_flor_owed_in_a_count_is_judged_by_its_window_for_the_seats_team(tmp_p
     is all it may say, and at 20-0 (its camp past half of 30) it speaks in the count."""
     game = house_game(tmp_path, FLOR_IN_MALAS, {"players": 4, "flor": True})
     hands = (("1e", "4o", "12b"), ("7o", "5b", "3e"), ("7c", "6c", "5c"), ("4e", "5o", "12c"))
-    for score, offered in (([0, 0], ["flor"]), ([20, 0], ["announce", "good"])):
+    for score, offered in (([0, 0], ["flor", "fold"]), ([20, 0], ["fold", "announce", "good"])):
         st = game.new_match(seed=0, deals=[Deal(hands)], score=score)
         for seat, act in ((0, "envido"), (1, "accept"), (0, "announce"), (1, "good")):
             st.apply(act, seat=seat)
@@ -404,7 +409,7 @@ def test_a_compulsory_declaration_wiped_is_not_owed_in_a_count(tmp_path) -> None
     for seat, act in ((0, "trio"), (0, "envido"), (1, "accept"), (0, "announce")):
         st.apply(act, seat=seat)
     assert {"type": "wiped", "contest": "flor", "by": "trio"} in st.events
-    assert st.legal_actions(seat=1) == ["announce", "good"]
+    assert st.legal_actions(seat=1) == ["fold", "announce", "good"]
 
 
 DECLINED_BY_THE_MANO = """\
@@ -477,12 +482,13 @@ def test_a_second_flor_is_judged_by_its_rule_on_its_own_turn(tmp_path) -> None:
     for seat, act in ((0, "flor"), (0, "play 5c"), (1, "play 4e")):
         st.apply(act, seat=seat)
     assert st.current_player() == 2 and "flor" not in st.legal_actions()
-    assert "flor is not allowed now: flor is allowed only when the player is the mano [is_mano]" in st.why_illegal("flor", seat=2)
+    assert st.why_illegal("flor", seat=2).startswith("flor is not allowed now: the player is not the mano (")
     first = game.new_match(seed=0, deals=[Deal((hands[1], hands[3], hands[2], hands[0]))])
     first.apply("play 4e", seat=0)
     first.apply("play 3e", seat=1)
     assert "flor" not in first.legal_actions(seat=2)
-    assert "flor is allowed only when the player is the mano [is_mano]" in first.why_illegal("flor", seat=2)
+    assert first.why_illegal("flor", seat=2).startswith("flor is not allowed to open the flor now: the player is not "
+                                                        "the mano (")
 
 
 PAID_BY_WHAT_WAS_SUNG = """\
@@ -1341,3 +1347,48 @@ def test_a_fold_counts_a_waiting_contest_call_as_its_rule_says(tmp_path, pending
     st.apply("envido", seat=st.mano)
     st.apply("fold", seat=(st.mano + 1) % players)
     assert st.hand_over and st.score[game.team_of[st.mano]] == scored and sum(st.score) == scored
+
+
+LEADERS_WAIT = """\
+name: casa_los_que_ganan_esperan
+title: The board whose count skips a seat while its team leads
+source: "a test's own house rules"
+extends: board
+contests:
+  envido:
+    count:
+      order: leaders_wait
+      good: "not can_beat"
+      source: "house rule: a seat whose team leads the count waits, and is asked once an opponent takes the lead"
+"""
+
+
+@pytest.mark.parametrize("players, hands, spoken", [
+    # 25, 20, 33, 30: seat 2 waits while its partner's 25 leads, so seat 3 must show its 30 first
+    (4, (("5e", "10e", "1b"), ("10o", "11o", "4c"), ("7c", "6c", "4b"), ("7b", "3b", "12o")),
+     [(0, 25), (1, None), (3, 30), (2, 33)]),
+    # 25, 20, 28, 30, 31, 33: seat 2 waits, asked last, when it can no longer change the winner
+    (6, (("5e", "10e", "1b"), ("10o", "11o", "4c"), ("6b", "2b", "1o"), ("7b", "3b", "12o"), ("7e", "4e", "3o"),
+         ("7c", "6c", "11b")),
+     [(0, 25), (1, None), (3, 30), (4, 31), (5, 33), (2, None)]),
+])
+def test_the_count_order_where_a_leading_teams_seats_wait(tmp_path, players: int, hands, spoken) -> None:
+    """seed 004: "Announcing starts at the lead and goes to the right" (the board's `order:
+    in_turn`). A house rule that makes a seat whose team leads wait (`order: leaders_wait`) asks the
+    seats in another order on the same deal, and the winner is the same: each seat speaks as the
+    count comes to it, and says good only when it cannot change the count (`not can_beat`)."""
+    for text, order in ((None, [s for s in range(players)]), (LEADERS_WAIT, [s for s, _ in spoken])):
+        game = load_game("board", players=players) if text is None else house_game(tmp_path, text,
+                                                                                   {"players": players})
+        st = game.new_match(seed=0, deals=[Deal(hands)])
+        st.apply("envido", seat=0)
+        st.apply("accept", seat=1)
+        said = []
+        while st.count is not None:
+            seat = st.current_player()
+            said.append(seat)
+            st.apply("good" if "good" in st.legal_actions() else "announce", seat=seat)
+        assert said == order
+        if text is not None:
+            assert [(e["seat"], e.get("value")) for e in st.events if e["type"] in ("announce", "good")] == spoken
+        assert [e["team"] for e in st.events if e["type"] == "contest_won"] == [0 if players == 4 else 1]

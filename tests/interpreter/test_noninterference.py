@@ -8,10 +8,12 @@ The probe: one deal, and a twin in which one seat (the hidden seat) holds other 
 those nobody was dealt. Both are played in lockstep with the same actions. Until the hidden
 seat's cards come out, every other seat (and a spectator) must see the same observation, legal
 actions, events and scores in both. They come out when the hidden seat plays a card it holds in
-one deal only, announces its value or declares; and where the rules make a holder show itself:
-when a declaration asks it (seed 000: "Con flor quiero | J'accepte : on compare", the question
-goes to the opponent who holds a flor) or when an accepted declaration chain compares every
-value at the table ("Acceptée, la meilleure flor emporte le total").
+one deal only, announces its value, declares or answers a declaration (only a holder answers);
+and where the rules make a holder show itself: when a declaration asks it (seed 000: "Con flor
+quiero | J'accepte : on compare", the question goes to the opponent who holds a flor). A flor is
+paid only once it is shown (seed 000: "3 points par flor annoncée à la table"): an accepted
+chain that counts a flor nobody showed pays, and counts, differently in the twin deals, which the
+probe of flor payments (deals rich in flors) sees.
 """
 from __future__ import annotations
 
@@ -84,20 +86,20 @@ def shows_hidden(st: State, hidden: int) -> bool:
     if p is not None and p.contest is not None and p.answerer == hidden \
             and st.game.contests[p.contest].calls[p.call].declare:
         return True                                   # a declaration asks the holder
-    c = st.count
-    if c is not None and st.game.contests[c.contest].declares and hidden in c.order:
-        return True                                   # an accepted declaration compares every holder
     return any(e["type"] in ("contest_won", "contest_tied") and e.get("seat") == hidden for e in st.events)
 
 
 def reveals(st: State, seat: int, action: str) -> bool:
-    """Actions by which a seat shows its own cards."""
+    """Actions by which a seat shows its own cards: announcing, declaring, and answering a call of
+    a contest of declarations (only a holder answers one)."""
     verb = action.split()[0]
     if verb in ("announce",):
         return True
     if verb in st.game.contest_of_call:
         return st.game.contest_of_call[verb].declares
-    return False
+    p = st.pending
+    return verb in ("accept", "decline") and p is not None and p.contest is not None \
+        and st.game.contests[p.contest].declares
 
 
 def lockstep(game: Game, seed: int) -> int:
@@ -110,10 +112,12 @@ def lockstep(game: Game, seed: int) -> int:
                             f"{game!r}, seed {seed}; deal A {first.hands[hidden]}, deal B {second.hands[hidden]}")
 
 
-def twins_look_alike(a: State, b: State, hidden: int, rng: random.Random, where: str) -> int:
+def twins_look_alike(a: State, b: State, hidden: int, rng: random.Random, where: str,
+                     prefer: frozenset[str] = frozenset()) -> int:
     """Play the same random actions on two matches that differ only in `hidden`'s cards,
     asserting every other seat and a spectator are shown the same, until the rules show
-    those cards; return the steps compared."""
+    those cards; return the steps compared. Actions whose verb is in `prefer` are chosen
+    first, most of the time, where any is legal."""
     watchers: list[int | None] = [s for s in range(a.game.num_players) if s != hidden] + [None]
     steps = 0
     while not a.hand_over and not b.hand_over:
@@ -130,7 +134,8 @@ def twins_look_alike(a: State, b: State, hidden: int, rng: random.Random, where:
             choices = [c for c in choices if not reveals(a, actor, c)]
         if not choices:
             break
-        action = rng.choice(choices)
+        preferred = [c for c in choices if c.split()[0] in prefer]
+        action = rng.choice(preferred if preferred and rng.random() < 0.8 else choices)
         a.apply(action)
         b.apply(action)
         steps += 1
@@ -193,3 +198,105 @@ def test_the_probe_sees_a_leak() -> None:
             a = Leaky(game.new_match(seed=seed, dealer=3, deals=[first]))
             b = Leaky(game.new_match(seed=seed, dealer=3, deals=[second]))
             twins_look_alike(a, b, hidden, random.Random(seed), f"seed {seed}")  # type: ignore[arg-type]
+
+
+# -- flor payments ----------------------------------------------------------------------------------
+
+FLOR_TABLES = [(spec, {"players": n, **extra}) for spec, extra, sizes in (
+    ("reglamento", {"flor": True}, (2, 4, 6)), ("reglamento", {"flor": True, "contraflor_6": True}, (4, 6)),
+    ("teg", {"flor": True}, (2, 4, 6)), ("board", {"flor": True}, (2, 4, 6)), ("uruguayo", {}, (2, 4, 6)))
+    for n in sizes]
+FLOR_VERBS = frozenset({"flor", "contraflor", "contraflor_al_resto", "accept", "announce", "good"})
+
+
+def flor_twins(game: Game, rng: random.Random) -> tuple[Deal, Deal, int]:
+    """A deal rich in flors where the hidden seat (not the mano) holds one, and its twin where that
+    seat holds none instead, drawn from the cards nobody was dealt."""
+    n, ids = game.num_players, game.cards.ids
+    flor = game.values["flor"]
+    hidden = rng.randrange(1, n)
+    while True:
+        deck = list(ids)
+        rng.shuffle(deck)
+        turned = deck.pop() if game.turns_card else None
+        hands: list[list[str]] = []
+        for _ in range(n):
+            suit = deck[0][-1]
+            same = [c for c in deck if c[-1] == suit][:3]
+            hand = same if rng.random() < 0.6 and len(same) == 3 else deck[:3]
+            hands.append(hand)
+            deck = [c for c in deck if c not in hand]
+        other = deck[:3]
+        idx = game.cards.index
+        view = None if turned is None else idx[turned]
+        held = [flor([idx[c] for c in hand], view) is not None for hand in [*hands, other]]
+        if held[hidden] and not held[-1] and sum(held[:-1]) >= 2:
+            twin = [list(h) for h in hands]
+            twin[hidden] = other
+            return Deal(tuple(map(tuple, hands)), turned), Deal(tuple(map(tuple, twin)), turned), hidden
+
+
+def _flor_paid_unseen(st: State) -> bool:
+    """Whether a flor was paid before the probe stopped, that is while the hidden seat, holding
+    one, had not shown it."""
+    return any(e["type"] == "score" and e["reason"] == "flor" for e in st.events)
+
+
+@pytest.mark.parametrize("spec, options", FLOR_TABLES, ids=[f"{s}-{o}" for s, o in FLOR_TABLES])
+def test_a_flor_payment_shows_nothing_of_a_flor_not_shown(spec: str, options: dict[str, Any]) -> None:
+    """seed 000: "3 points par flor annoncée à la table"; "Acceptée, la meilleure flor emporte le
+    total". A holder who has not shown his flor (not sung, not asked, not answered) is neither
+    compared nor paid for: in twin deals where he holds a flor or none, the other seats see the same
+    flor calls, counts and payments, until the rules make him show it. Flor calls and accepts are
+    chosen first, so that chains are accepted and paid while he is silent (at two players the one
+    other seat's flor asks him, or he plays: nothing is paid while he is silent there)."""
+    game = load_game(spec, options)
+    paid = compared = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        first, second, hidden = flor_twins(game, rng)
+        dealer = game.num_players - 1
+        a = game.new_match(seed=seed, dealer=dealer, deals=[first])
+        b = game.new_match(seed=seed, dealer=dealer, deals=[second])
+        compared += twins_look_alike(a, b, hidden, rng, f"{game!r}, seed {seed}; hidden seat {hidden}: "
+                                     f"{first.hands[hidden]} or {second.hands[hidden]}", prefer=FLOR_VERBS)
+        paid += _flor_paid_unseen(a)
+    assert compared >= 40, "the probe compared almost nothing"
+    assert paid or game.num_players == 2, "no flor was paid while the hidden holder was silent"
+
+
+class CountsSilentHolders:
+    """A match that tells every seat, once a chain of declarations is accepted, which holders an
+    engine comparing and paying every flor that could still be shown would count: the silent
+    holder too. It wraps the match, so that the engine, compiled or not, is the one every other
+    test plays."""
+
+    def __init__(self, inner: State) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        shown = self.inner.observation(seat)
+        st, game = self.inner, self.inner.game
+        shown["compared"] = [s for cont in game.declaring if st.accepted & set(cont.calls)
+                             for s in range(game.num_players)
+                             if s in st.contests[cont.index].declared
+                             or (rules.may_declare(st, cont, s) and rules.holds(st, game, cont, s))]
+        return shown
+
+
+def test_the_flor_probe_sees_a_payment_that_counts_a_silent_holder() -> None:
+    """The probe of flor payments is not blind: a match that counts every holder who could still
+    show a flor once a chain is accepted (the silent one too) is caught at four and six players."""
+    for spec, options in (("reglamento", {"players": 4, "flor": True}), ("uruguayo", {"players": 6})):
+        game = load_game(spec, options)
+        with pytest.raises(AssertionError, match="can tell"):
+            for seed in range(40):
+                rng = random.Random(seed)
+                first, second, hidden = flor_twins(game, rng)
+                dealer = game.num_players - 1
+                a = CountsSilentHolders(game.new_match(seed=seed, dealer=dealer, deals=[first]))
+                b = CountsSilentHolders(game.new_match(seed=seed, dealer=dealer, deals=[second]))
+                twins_look_alike(a, b, hidden, rng, f"seed {seed}", prefer=FLOR_VERBS)  # type: ignore[arg-type]

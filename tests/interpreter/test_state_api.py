@@ -79,13 +79,14 @@ def test_current_player_and_legal_actions_at_the_start(game) -> None:
 
 
 def test_readme_walkthrough(game) -> None:
-    """README: envido, accept, announce; seat 1 may then announce or say "son buenas"."""
+    """README: envido, accept, announce; seat 1 may then announce, say "son buenas", or throw his
+    cards ("En cualquier momento uno puede tirar las cartas")."""
     st = fresh(game)
     st.apply("envido")
     assert st.current_player() == 1
     st.apply("accept")
     st.apply("announce")
-    assert st.legal_actions() == ["announce", "good"]
+    assert st.legal_actions() == ["fold", "announce", "good"]
     st.apply("good")
     assert st.score == [2, 0]
 
@@ -169,9 +170,7 @@ def _envido_after_first_trick(game):
     assert st.current_player() == 0
     return st, "envido", None, (
         "envido may not be called now: the first trick is over and the player has played a card "
-        "this hand; the envido may be called only when it is the first trick, the player has not "
-        "played a card yet and no stake call has been accepted [trick == 1 and not played and "
-        "stake_level == 0] (El envido se canta en la primera baza y se juega aparte de la mano: "
+        "this hand (El envido se canta en la primera baza y se juega aparte de la mano: "
         "son puntos que se cobran igual de quien gane las cartas.)")
 
 
@@ -596,13 +595,14 @@ def test_nobody_may_act_once_the_hand_is_over(game) -> None:
 
 def test_only_the_seat_to_speak_in_a_count_may_act(game) -> None:
     """teg's envido count: the mano says his tantos first and the other answers after ("son
-    buenas" or his own), so while the count waits for the mano the other seat may do nothing,
-    not even say his own tantos or leave."""
+    buenas" or his own), so while the count waits for the mano the other seat may not say his own
+    tantos; it may only leave ("En cualquier momento uno puede tirar las cartas")."""
     st = game.new_match(seed=0, deals=[README_DEAL])
     st.apply("envido", seat=0)
     st.apply("accept", seat=1)
     assert st.current_player() == 0 and "announce" in st.legal_actions(seat=0)
-    assert st.legal_actions(seat=1) == []
+    assert st.legal_actions(seat=1) == ["fold"]
+    assert st.why_illegal("announce", seat=1) == "it is seat 0's turn to speak in the envido count, not seat 1's"
 
 
 def test_a_flor_owed_in_a_count_waits_for_its_holders_turn() -> None:
@@ -615,8 +615,8 @@ def test_a_flor_owed_in_a_count_waits_for_its_holders_turn() -> None:
     st = game.new_match(seed=0, deals=[Deal(hands)])
     st.apply("envido", seat=0)
     st.apply("accept", seat=1)
-    assert st.current_player() == 0 and st.legal_actions(seat=0) == ["announce"]
-    assert st.legal_actions(seat=2) == [] and st.why_illegal("flor", seat=2) is not None
+    assert st.current_player() == 0 and st.legal_actions(seat=0) == ["fold", "announce"]
+    assert st.legal_actions(seat=2) == ["fold"] and st.why_illegal("flor", seat=2) is not None
 
 
 def test_a_card_played_blind_shows_as_it_lands() -> None:

@@ -91,8 +91,8 @@ def test_the_contests(bare: Spec) -> None:
             "true", "false", "total", "if calls == 1 then 1 else total_but_last")
         assert (c.cancels, c.declaration) == ((), "optional")
         n = c.count
-        assert (n.procedure, n.good.text, n.announce.text, n.tie, n.show) == ("announce", "true", "true", "nearer_lead",
-                                                                                "never")
+        assert (n.procedure, n.good.text, n.announce.text, n.tie, n.show, n.order) == (
+            "announce", "true", "true", "nearer_lead", "never", "in_turn")
     assert envido.value == "envido" and envido.unraised is None       # a contest compares its own name's value
     assert flor.unraised is not None and flor.unraised.mode == "compare"
     opening, answer = envido.calls
@@ -104,7 +104,8 @@ def test_the_contests(bare: Spec) -> None:
 
 def test_the_rest(bare: Spec) -> None:
     f = bare.fold
-    assert (f.when.text, f.pays.text, f.pending_contest) == ("my_turn or answering", "stake", "declined")
+    assert (f.when.text, f.pays.text, f.pending_contest, f.count) == ("my_turn or answering", "stake", "declined",
+                                                                      "conceded")
     [eleven] = bare.special_hands
     assert (eleven.base, eleven.forbid_stakes, eleven.blind) == (None, None, None)
     [nula] = bare.annulments

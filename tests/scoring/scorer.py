@@ -318,6 +318,7 @@ class _Scorer:
         self.flor_declared: list[int] = []
         self.flor_state = "idle"         # idle, active, pending, counting, closed
         self.flor_asked = False          # the pending flor call is a declaration asking a holder
+        self.flor_asked_seat: int | None = None     # the holder it asks
         self.flor_count_seats: list[int] = []
         self.flor_announced: list[tuple[int, int | None]] = []
         self.plays: list[tuple[int, str, bool]] = []
@@ -423,7 +424,7 @@ class _Scorer:
                     if s % 2 != seat % 2 and self.may_declare(s) and self.fval(s) is not None:
                         if self.stake_pending is not None:
                             self.suspended = True
-                        self.flor_state, self.flor_asked = "pending", True
+                        self.flor_state, self.flor_asked, self.flor_asked_seat = "pending", True, s
                         return
             return
         # contraflor, contraflor_al_resto: a raise answers (and accepts) what it raises
@@ -498,16 +499,26 @@ class _Scorer:
             if kind == "hand":
                 self.cards[e["seat"]] = list(e["cards"]) if e["seat"] not in self.cards else self.cards[e["seat"]]
                 continue
-            if kind == "announce":
-                if self.check and e["contest"] in ("envido", "flor") and e["seat"] in self.cards:
+            if kind in ("announce", "good"):
+                if kind == "announce" and self.check and e["contest"] in ("envido", "flor") and e["seat"] in self.cards:
                     mine = envido_value(self.cards[e["seat"]]) if e["contest"] == "envido" else self.fval(e["seat"])
                     if mine != e["value"]:
                         raise ValueMismatch(f"seat {e['seat']} announced {e['value']} for {e['contest']} "
                                             f"with {self.cards[e['seat']]}; the seed counts {mine}")
-                (self.announced if self.env_state == "counting" else self.flor_announced).append((e["seat"], e["value"]))
-                continue
-            if kind == "good":
-                (self.announced if self.env_state == "counting" else self.flor_announced).append((e["seat"], None))
+                said = (e["seat"], e["value"] if kind == "announce" else None)
+                # 000: 'chacun annonce ses points en partant de la mano'; 004: 'Announcing starts at the
+                # lead and goes to the right' (002 silent: its spec's note, the same): each seat once,
+                # so the count is over when the last has spoken
+                if self.env_state == "counting":
+                    self.announced.append(said)
+                    if len(self.announced) == t.players:
+                        self.env_settle_count()
+                else:
+                    self.flor_announced.append(said)
+                    if len(self.flor_announced) == len(self.flor_count_seats):
+                        self.flor_settle_count()
+                if h.over():
+                    return h.paid
                 continue
             if kind != "action" or e.get("hidden"):
                 continue
@@ -515,13 +526,6 @@ class _Scorer:
             verb = words[0]
             if verb in ("announce", "good", "sena"):
                 continue
-            if self.env_state == "counting":
-                if verb == "flor" and t.flor == "teg":
-                    pass        # teg's note: a holder asked in the count sings his flor, which kills the envido
-                else:
-                    self.env_settle_count()                # the count is over once anything else is done
-            if self.flor_state == "counting":
-                self.flor_settle_count()
             if h.over():
                 return h.paid
             if verb in t.annul:
@@ -550,12 +554,12 @@ class _Scorer:
                     else:
                         self.env_state, self.announced = "counting", []
                 elif self.flor_state == "pending":
+                    # 000: "Acceptée, la meilleure flor emporte le total", "3 points par flor annoncée à la
+                    # table": the flors shown are compared, from the mano: those sung, the holder the flor
+                    # asked, and the one who accepted (only a holder answers; the specs' note)
+                    shown = {*self.flor_declared, seat} | ({self.flor_asked_seat} if self.flor_asked else set())
                     self.flor_state, self.flor_asked = "counting", False
-                    # 000: "Acceptée, la meilleure flor emporte le total": every flor at the table that
-                    # can still be shown is compared (the spec's note), from the mano.
-                    self.flor_count_seats = h.order_from_mano(
-                        s for s in range(t.players)
-                        if s in self.flor_declared or (self.may_declare(s) and self.fval(s) is not None))
+                    self.flor_count_seats = h.order_from_mano(shown)
                     self.flor_announced = []
                 else:
                     self.level, self.stake_pending = self.stake_pending[0], None
@@ -593,10 +597,6 @@ class _Scorer:
                         return h.paid
             if self.flor_state == "active":
                 self.flor_check_unraised()
-        if self.env_state == "counting":
-            self.env_settle_count()
-        if self.flor_state == "counting":
-            self.flor_settle_count()
         return h.paid
 
     def fold(self, seat: int) -> None:
@@ -607,6 +607,17 @@ class _Scorer:
         flor that asks a holder stands and is scored with the hand."""
         h, t = self.h, self.t
         team = h.team(seat)
+        # teg's note (002 "En cualquier momento uno puede tirar las cartas"; the others forbid it): a fold
+        # during a count concedes it, the rival takes the accepted chain, and nobody shows his value
+        if self.env_state == "counting":
+            self.env_state = "closed"
+            h.pay(1 - team, self.env_accepted_pays(1 - team))
+        if self.flor_state == "counting":
+            call, caller = self.flor_chain[-1]
+            self.flor_state = "closed"
+            h.pay(1 - team, self.flor_pays(call, "accept", 1 - team, self.flor_count_seats, h.team(caller)))
+        if h.over():
+            return
         if t.fold_contest == "declined":
             if self.env_state == "pending" and h.team(self.env_chain[-1][1]) != team:
                 caller = self.env_chain[-1][1]

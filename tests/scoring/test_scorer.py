@@ -62,6 +62,7 @@ EVENT_KEYS = {
     "declined": {"call", "seat"}, "score": {"team", "points", "reason", "score"},
     "hand_over": {"winner", "score"}, "match_over": {"winner", "score"}, "announce": {"seat", "contest", "value"},
     "good": {"seat"}, "contest_won": {"contest", "seat", "team", "value"}, "contest_tied": {"contest"},
+    "contest_conceded": {"contest", "team"},
     "wiped": {"contest", "by"}, "annulled": {"seat", "by"}, "forbidden": {"seat", "call"},
     "revealed": {"contest", "seat", "team", "value", "cards", "whole_hand"},
 }
@@ -80,6 +81,9 @@ def _check_log(state, events: list[dict], before: list[int]) -> None:
             assert e["score"] == [b + p for b, p in zip(before, paid, strict=False)], e
         if e["type"] == "contest_won":
             assert e["team"] == e["seat"] % 2, e
+        if e["type"] == "contest_conceded":         # to the team that stays when the other folds
+            folder = next(x["seat"] for x in events if x["type"] == "action" and x["action"] == "fold")
+            assert e["team"] != folder % 2 and "value" not in e, e
         if e["type"] in ("accepted", "declined"):
             assert e["call"] in made, e
     if not any(e["type"] == "forbidden" for e in events):      # paulista's lost match scores no event

@@ -87,7 +87,26 @@ def test_an_illegal_action_names_the_reason_and_changes_nothing(client) -> None:
         assert r.status_code == 409, action
         error = r.json()["error"]
         assert error["code"] == "illegal_action" and words in error["reason"], error
+        assert "detail" in error and "[" not in error["reason"], error
     assert _snapshot(client, made) == before
+
+
+def test_a_refusal_by_a_rule_gives_the_formula_in_its_detail_only(client) -> None:
+    """The rule's sentence is what a player reads (`reason`); its DSL text is for the designer
+    (`detail`): teg's envido once the first trick is over."""
+    made = create(client, seed=3)
+    url, tokens = f"/api/matches/{made['match']}", made["tokens"]
+    for _ in range(2):                       # the first trick: each seat plays a card
+        seat = client.get(f"{url}/view", headers=auth(tokens["0"])).json()["observation"]["to_act"]
+        view = client.get(f"{url}/view", headers=auth(tokens[str(seat)])).json()["observation"]
+        card = next(a for a in view["legal"] if a.startswith("play "))
+        assert client.post(f"{url}/actions", headers=auth(tokens[str(seat)]), json={"action": card}).status_code == 200
+    seat = client.get(f"{url}/view", headers=auth(tokens["0"])).json()["observation"]["to_act"]
+    r = client.post(f"{url}/actions", headers=auth(tokens[str(seat)]), json={"action": "envido"})
+    error = r.json()["error"]
+    assert r.status_code == 409 and error["code"] == "illegal_action", error
+    assert "the first trick is over" in error["reason"] and "[" not in error["reason"], error
+    assert error["detail"].endswith("[trick == 1 and not played and stake_level == 0]"), error
 
 
 def test_an_action_out_of_turn_names_whose_turn_it_is(client) -> None:
