@@ -47,6 +47,8 @@ def describe(event: dict[str, Any], game: Game, words: Words | None = None) -> s
         return f"    → seat {seat} annuls the deal ({event['by']})"
     if kind == "wiped":
         return f"    → {event['contest']} is wiped by {event['by']}"
+    if kind == "contest_conceded":
+        return f"    → {event['contest']} is conceded to team {event['team']} by the team that left"
     if kind == "forbidden":
         return f"    → seat {seat} called {event['call']}, forbidden in this hand: the team loses the match"
     if kind == "trick":

@@ -100,6 +100,8 @@ class TerminalBoard:
             return f"    {self.who(event['seat'])} → {self.words.call('good')}"
         if kind == "contest_won":
             return f"    {self.words.call(event['contest'])} to {self.side(event['team'])} with {event['value']}"
+        if kind == "contest_conceded":
+            return f"    {self.words.call(event['contest'])} conceded to {self.side(event['team'])}"
         if kind == "revealed":
             shows = "show" if event["seat"] == self.human else "shows"
             whole = " (the whole hand)" if event["whole_hand"] else ""

@@ -573,6 +573,7 @@ function tell(event, past) {
     line = `${who(event.seat)} ${event.seat === board.seat ? "show" : "shows"} ${name(event.contest).toLowerCase()} ${event.value}: ${event.cards.map(cardName).join(", ")}${event.whole_hand ? " (the whole hand)" : ""}`;
     board.hand.shown.push(event);
   } else if (t === "contest_tied") line = `${name(event.contest)}: tied, nobody scores`;
+  else if (t === "contest_conceded") line = `${name(event.contest)}: conceded to ${side(event.team)}`;
   else if (t === "trick") {
     line = `Trick ${event.number}: ${event.winner === null ? "Tie" : side(event.winner)}`;
     board.hand.tricks.push(event.winner === null ? "Tie" : side(event.winner));
