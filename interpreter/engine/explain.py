@@ -72,7 +72,7 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> Refusal:
         c = st.count
         contest = g.contests[c.contest]
         if verb == "fold":
-            fact, detail = _rule(g.spec.fold.when, g, "a player may fold only when", g.spec.fold.cited)
+            detail = _rule(g.spec.fold.when, g, "a player may fold only when", g.spec.fold.cited)[1]
             return f"{who} may not fold while the {contest.name} count is under way{_cite(g.spec.fold.cited)}", detail
         if verb in ("announce", "good"):
             if seat != c.seat:
