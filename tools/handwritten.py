@@ -9,7 +9,7 @@ play the same matches: `tests/perf/test_handwritten.py` holds the two to that, a
 The rules are specs/teg.yaml's at its defaults: truco, retruco and vale cuatro raised by the
 team that accepted; envido, real envido and falta envido in the first trick before a truco is
 accepted, or as the answer to the first truco; the count from the mano with "son buenas"; a
-seat may fold at any time but the count; the first to 30 wins at once.
+seat may fold at any time, the count too, which it then concedes; the first to 30 wins at once.
 """
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ class Match:
     def _legal_actions(self) -> list[str]:
         seat = self.to_act()
         if self.counting is not None:
-            return ["announce"] if not self.counting else ["announce", "good"]
+            return ["fold", "announce"] if not self.counting else ["fold", "announce", "good"]
         if self.pending is not None:
             call, _, step = self.pending
             acts = ["accept", "decline"]
@@ -204,7 +204,10 @@ class Match:
         if len(self.counting) < 2:
             return
         (first, best), (_, other) = self.counting
-        winner = first if other is None or other <= best else 1 - first
+        self._settle_count(first if other is None or other <= best else 1 - first)
+
+    def _settle_count(self, winner: int) -> None:
+        """The accepted envido paid to `winner`'s side, and the waiting truco back."""
         self.counting = None
         self.envido = 2
         self.pending, self.suspended = self.suspended, None
@@ -212,6 +215,10 @@ class Match:
         self._score(winner, self._worth(last) if last == "falta_envido" else sum(map(self._worth, self.chain)))
 
     def _fold(self, seat: int) -> None:
+        if self.counting is not None:             # the folding side concedes the count
+            self._settle_count(1 - seat)
+            if self.match_over:
+                return
         if self.pending is not None and self.pending[2] == 0 and self.pending[1] != seat:
             self._envido_declined(self.pending[1])
             if self.match_over:

@@ -362,8 +362,19 @@ def count_beats(m: Match, r: Rules, seat: int, opponents: bool) -> bool:
     c = m.count
     assert c is not None
     cont = r.contests[c.contest]
-    team = r.team_of[seat]
-    shown = [(s, v) for s, v in c.announced if v is not None and not (opponents and r.team_of[s] == team)]
-    if not shown:
-        return True
-    return leader(m, r, cont, [*shown, (seat, value(m, r, cont, seat))])[0] == seat
+    team_of = r.team_of
+    mine = -2                         # not yet asked: nothing announced asks for the seat's own value
+    tied: list[tuple[int, int | None]] = []
+    for s, v in c.announced:
+        if v is None or (opponents and team_of[s] == team_of[seat]):
+            continue
+        if mine == -2:
+            mine = value(m, r, cont, seat)
+        if v > mine:
+            return False
+        if v == mine:
+            tied.append((s, v))
+    if not tied:
+        return True                   # nothing announced, or every value announced below the seat's
+    tied.append((seat, mine))
+    return leader(m, r, cont, tied)[0] == seat      # equal values: the tie rule says who beats whom

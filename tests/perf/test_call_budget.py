@@ -57,8 +57,8 @@ def test_calls_per_hand_stay_within_the_budget(spec: str, options: dict[str, Any
 def test_the_count_sees_every_action_and_formula() -> None:
     """The count is of the run it says: as many `apply` and `legal_actions` calls per hand as the
     same run applies actions (on the pure engine, whose functions the profiler sees), and each
-    formula play evaluates (teg's `fold.when` and the envido's window), on either build."""
-    game = load_game("teg")
+    formula play evaluates (the board's `fold.when` and the envido's window), on either build."""
+    game = load_game("board")
     calls_per_hand(game, 1)                  # what a process computes once (the shuffle's steps)
     counts = calls_per_hand(game, 30, seed=4)
     rng, actions, dealt, matches = random.Random(4), 0, 0, 0
