@@ -308,7 +308,8 @@ class State(Match):
             contests.good(self, self.game, actor)
         elif verb == "annul":
             self._annul(actor, arg)
-        contests.settle_declarations(self, self.game)
+        if self.game.declaring:
+            contests.settle_declarations(self, self.game)
 
     def _log(self, seat: int, act: Action) -> None:
         verb, arg = act
@@ -456,7 +457,7 @@ class State(Match):
     def _end_hand(self, team: int | None, points: int | None = None) -> None:
         """The hand is decided: `team` scores the hand's worth (or `points`)."""
         g = self.game
-        for cont in g.contests:
+        for cont in g.declaring:
             if contests.only_declared(self, cont):
                 contests.settle_unraised(self, g, cont)
         if team is not None and team != NOBODY:
