@@ -31,17 +31,28 @@ class Asked(Protocol):
     def count_beats(self, m: Match, seat: int, opponents: bool) -> bool: ...
 
 
-@dataclass
+@dataclass(init=False)
 class Pay:
-    """The facts a payoff formula sees about the chain being settled."""
+    """The facts a payoff formula sees about the chain being settled. Its __init__ is written out
+    (as records.py says why: a compiled engine makes one at every payoff)."""
 
-    total: int = 0
-    total_but_last: int = 0
-    calls: int = 0
-    last: int = 0
-    declared: int = 0
-    declared_by_winner: int = 0
-    declared_by_caller: int = 0
+    total: int
+    total_but_last: int
+    calls: int
+    last: int
+    declared: int
+    declared_by_winner: int
+    declared_by_caller: int
+
+    def __init__(self, total: int = 0, total_but_last: int = 0, calls: int = 0, last: int = 0, declared: int = 0,
+                 declared_by_winner: int = 0, declared_by_caller: int = 0) -> None:
+        self.total = total
+        self.total_but_last = total_but_last
+        self.calls = calls
+        self.last = last
+        self.declared = declared
+        self.declared_by_winner = declared_by_winner
+        self.declared_by_caller = declared_by_caller
 
 
 class Ctx:

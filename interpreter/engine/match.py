@@ -49,13 +49,16 @@ def _meta(hand: bool, plain: bool) -> dict[str, Any]:
     return {"hand": hand, "plain": plain}
 
 
-@dataclass(eq=False, repr=False)
+@dataclass(eq=False, repr=False, init=False)
 class Match:
-    """A match in progress, as data. Match fields first, then the fields of the current hand."""
+    """A match in progress, as data. Match fields first, then the fields of the current hand.
+
+    The declarations give each field's default, which `__init__` and `reset_hand` write out (a
+    dataclass's generated __init__ would run interpreted in a compiled engine, at every copy)."""
 
     # -- the match --------------------------------------------------------------------
+    rng: random.Random = field(metadata=_meta(False, False))  # shuffles the deals
     seed: int | None = field(default=None, metadata=_meta(False, True))          # the seed it started from
-    rng: random.Random = field(default_factory=random.Random, metadata=_meta(False, False))  # shuffles the deals
     rng_shared: bool = field(default=False, metadata=_meta(False, False))         # `rng` is a copy's too
     script: list[Deal] = field(default_factory=list, metadata=_meta(False, False))  # scripted deals still to come
     score: list[int] = field(default_factory=list, metadata=_meta(False, True))    # points of each team
@@ -103,6 +106,22 @@ class Match:
     facts: DealFacts | None = field(default=None, metadata=_meta(True, False))    # an abstract deal, or the cards
     _legal: tuple[int, list[Action], list[str]] | None = field(default=None, metadata=_meta(True, False))
     # the legal-action memo: the seat, its actions and their text
+
+    def __init__(self, rng: random.Random, seed: int | None = None, score: list[int] | None = None,
+                 dealer: int = 0) -> None:
+        """A match before its first deal: its hand fields hold no hand yet."""
+        self.seed = seed
+        self.rng = rng
+        self.rng_shared = False
+        self.script = []
+        self.score = [] if score is None else score
+        self.dealer = dealer
+        self.hand_number = 0
+        self.match_over = False
+        self.winner = None
+        self.events = []
+        self.plan = []
+        self.reset_hand(0, 0, [], 0)
 
     def reset_hand(self, players: int, contests: int, seats: list[int], mano: int, hand_format: str = "") -> None:
         """Every hand field back to its default, sized for `players` seats and `contests`

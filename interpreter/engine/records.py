@@ -3,7 +3,7 @@ a contest's chain, an announcement round, a scripted deal. Plain dataclasses, so
 stay simple."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 Action = tuple[str, Any]   # (verb, argument): ("play", card), ("call", name), ("accept", None)...
@@ -20,7 +20,11 @@ class Deal(NamedTuple):
     turned: str | None = None
 
 
-@dataclass
+# The records declare their fields as dataclasses do (fields(), ==, repr) but write their
+# __init__ out: a dataclass's generated __init__ runs interpreted even in a compiled engine, and
+# these are made at every call, deal and payoff.
+
+@dataclass(init=False)
 class Pending:
     """A call waiting for an answer."""
 
@@ -29,26 +33,50 @@ class Pending:
     answerer: int
     answer_team: int
     contest: int | None      # index of the contest, None for a stake call
-    step: int = 0            # 1-based stake step for stake calls
+    step: int                # 1-based stake step for stake calls, 0 for a contest call
+
+    def __init__(self, call: str, caller: int, answerer: int, answer_team: int, contest: int | None,
+                 step: int = 0) -> None:
+        self.call = call
+        self.caller = caller
+        self.answerer = answerer
+        self.answer_team = answer_team
+        self.contest = contest
+        self.step = step
 
 
-@dataclass
+@dataclass(init=False)
 class ContestState:
-    status: int = IDLE
-    chain: list[tuple[str, int]] = field(default_factory=list)   # (call, seat)
-    declared: list[int] = field(default_factory=list)
+    status: int
+    chain: list[tuple[str, int]]     # (call, seat)
+    declared: list[int]
+
+    def __init__(self, status: int = IDLE, chain: list[tuple[str, int]] | None = None,
+                 declared: list[int] | None = None) -> None:
+        self.status = status
+        self.chain = [] if chain is None else chain
+        self.declared = [] if declared is None else declared
 
 
-@dataclass
+@dataclass(init=False)
 class Count:
     """An accepted contest's announcement round, in seat order from the mano."""
 
     contest: int
     order: list[int]
-    index: int = 0
-    best_seat: int | None = None         # the seat that wins so far (None: nobody yet, or a tie to nobody)
-    best_value: int = -1
-    announced: list[tuple[int, int | None]] = field(default_factory=list)   # (seat, value or None=good)
+    index: int
+    best_seat: int | None            # the seat that wins so far (None: nobody yet, or a tie to nobody)
+    best_value: int
+    announced: list[tuple[int, int | None]]   # (seat, value or None=good)
+
+    def __init__(self, contest: int, order: list[int], index: int = 0, best_seat: int | None = None,
+                 best_value: int = -1, announced: list[tuple[int, int | None]] | None = None) -> None:
+        self.contest = contest
+        self.order = order
+        self.index = index
+        self.best_seat = best_seat
+        self.best_value = best_value
+        self.announced = [] if announced is None else announced
 
     @property
     def seat(self) -> int:

@@ -35,7 +35,7 @@ class State(Match):
     def __init__(self, game: Rules, rng: random.Random, seed: int | None = None) -> None:
         """A match of `game` drawing from `rng`, before its first deal (`start` deals it;
         `clone` and `from_json` set every field)."""
-        super().__init__(seed=seed, rng=rng, score=[0] * game.teams, dealer=game.num_players - 1)
+        super().__init__(rng, seed, [0] * game.teams, game.num_players - 1)
         self.game = game
 
     @classmethod
