@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
-from interpreter.engine.records import CLOSED, IDLE, Action, Pending
+from interpreter.engine.records import ACCEPT, ANNOUNCE, CLOSED, DECLINE, FOLD, GOOD, IDLE, PLAIN, Action, Pending
 from interpreter.engine.rules import (
     CompiledCall,
     CompiledContest,
@@ -61,7 +61,7 @@ def _find_acts(m: Match, r: Rules, seat: int) -> list[Action]:
 
 def _out_of_turn(m: Match, r: Rules, seat: int) -> list[Action]:
     """What a seat that is not to act may do: fold, where the spec's `fold.when` allows it."""
-    return [("fold", None)] if _may_fold(r, Ctx(m, r, seat, r.team_of[seat])) else []
+    return [FOLD] if _may_fold(r, Ctx(m, r, seat, r.team_of[seat])) else []
 
 
 def _may_fold(r: Rules, ctx: Ctx) -> bool:
@@ -81,7 +81,7 @@ def _compulsory(m: Match, r: Rules, seat: int, acts: list[Action]) -> list[Actio
         c = m.count
         if not declare and c is not None and r.contests[c.contest].name in cont.ir.cancels \
                 and cont.window(Ctx(m, r, seat, r.team_of[seat])):
-            declare = [("call", name) for name in cont.openers if cont.calls[name].declare]
+            declare = [call.act for call in cont.opening if call.declare]
         if declare:
             return declare + [a for a in acts if a[0] == "fold"]
     return acts
@@ -92,23 +92,23 @@ def _turn_acts(m: Match, r: Rules, seat: int) -> list[Action]:
     acts: list[Action] = []
     acts += _card_acts(m, r, seat, ctx)
     if _stake_call_ok(m, r, seat, ctx):
-        acts.append(("call", r.stake_names[m.stake_level]))
+        acts.append(r.stake_acts[m.stake_level])
     for cont in r.contests:
         acts += _contest_calls(m, r, seat, cont, ctx, answering=None)
-    for index, (name, _, when, _) in enumerate(r.annulments):
+    for index, (_, _, when, _) in enumerate(r.annulments):
         if when(ctx) and annuls(m, r, index, seat):
-            acts.append(("annul", name))
+            acts.append(r.annul_acts[index])
     if _may_fold(r, ctx):
-        acts.append(("fold", None))
+        acts.append(FOLD)
     return acts
 
 
 def _card_acts(m: Match, r: Rules, seat: int, ctx: Ctx) -> list[Action]:
     if m.blind:
-        return [("play_pos", i) for i, c in enumerate(m.dealt[seat]) if c in m.hands[seat]]
-    acts: list[Action] = [("play", c) for c in sorted(m.hands[seat])]
+        return [r.position_acts[i] for i, c in enumerate(m.dealt[seat]) if c in m.hands[seat]]
+    acts: list[Action] = [r.play_acts[c] for c in sorted(m.hands[seat])]
     if r.cover is not None and r.cover(ctx):
-        acts += [("cover", c) for c in sorted(m.hands[seat])]
+        acts += [r.cover_acts[c] for c in sorted(m.hands[seat])]
     return acts
 
 
@@ -119,31 +119,31 @@ def _count_acts(m: Match, r: Rules, seat: int) -> list[Action]:
         return []
     cont = r.contests[c.contest]
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    acts: list[Action] = [("fold", None)] if _may_fold(r, ctx) else []
+    acts: list[Action] = [FOLD] if _may_fold(r, ctx) else []
     if not c.opened or cont.announce is always or cont.announce(ctx):
-        acts.append(("announce", None))
+        acts.append(ANNOUNCE)
     if c.opened and (cont.good is always or cont.good(ctx)):
-        acts.append(("good", None))
+        acts.append(GOOD)
     return acts
 
 
 def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[Action]:
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    acts: list[Action] = [("accept", None), ("decline", None)]
+    acts: list[Action] = [ACCEPT, DECLINE]
     if p.contest is not None:
         cont = r.contests[p.contest]
         if cont.calls[p.call].declare:      # a declaration asks: answers are the call's own
-            acts = [(verb, None) for verb, table in (("accept", cont.call_accept),
+            acts = [PLAIN[verb] for verb, table in (("accept", cont.call_accept),
                                                      ("decline", cont.call_decline)) if p.call in table]
             if r.team_of[seat] == r.team_of[p.caller]:
                 acts = []                   # a partner asked in turn can only declare too
     if p.contest is None:
         if p.step < len(r.stake_names) and m.forbid != "refuse" and (r.stake_when is always or r.stake_when(ctx)):
-            acts.append(("call", r.stake_names[p.step]))
+            acts.append(r.stake_acts[p.step])
     for cont in r.contests:
         acts += _contest_calls(m, r, seat, cont, ctx, answering=p)
     if _may_fold(r, ctx):
-        acts.append(("fold", None))
+        acts.append(FOLD)
     return acts
 
 

@@ -10,6 +10,15 @@ Action = tuple[str, Any]   # (verb, argument): ("play", card), ("call", name), (
 
 IDLE, ACTIVE, CLOSED = 0, 1, 2
 
+# The actions without an argument, made once: play lists and looks up these very tuples (and
+# the rules' own for cards and calls), so that a lookup finds its key at once.
+ACCEPT: Action = ("accept", None)
+DECLINE: Action = ("decline", None)
+FOLD: Action = ("fold", None)
+ANNOUNCE: Action = ("announce", None)
+GOOD: Action = ("good", None)
+PLAIN = {act[0]: act for act in (ACCEPT, DECLINE, FOLD, ANNOUNCE, GOOD)}
+
 
 class Deal(NamedTuple):
     """A scripted deal: one hand per seat (seat 0 first) and the turned card, as card ids.

@@ -11,7 +11,7 @@ from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula,
 
 from interpreter.engine.context import Ctx, play_env
 from interpreter.engine.match import Match
-from interpreter.engine.records import Action
+from interpreter.engine.records import PLAIN, Action
 from interpreter.engine.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
 
 Fn = Callable[[Ctx], Any]
@@ -152,24 +152,30 @@ class Rules:
         self.aliases = dict(spec.verbs)
         self.verbs = frozenset(self.call_names | set(annul_names) | set(signal_verb) | set(COMMON_VERBS)
                                | set(CARD_VERBS) | set(spec.disabled_calls))
+        self.play_acts: tuple[Action, ...] = tuple(("play", c) for c in range(len(self.cards)))
+        self.cover_acts: tuple[Action, ...] = tuple(("cover", c) for c in range(len(self.cards)))
+        self.position_acts: tuple[Action, ...] = tuple(("play_pos", i) for i in range(self.hand_size))
+        self.stake_acts: tuple[Action, ...] = tuple(("call", name) for name in self.stake_names)
+        self.annul_acts: tuple[Action, ...] = tuple(("annul", name) for name, *_ in self.annulments)
         vocabulary = self._vocabulary()
         self.actions = tuple(text for _, text in vocabulary)
         self.action_index = {a: i for i, a in enumerate(self.actions)}
         self.action_text = dict(vocabulary)
         self.parsed = {text: act for act, text in vocabulary if text.split()[0] not in self.aliases}
 
-    def _vocabulary(self) -> list[tuple[tuple[str, Any], str]]:
+    def _vocabulary(self) -> list[tuple[Action, str]]:
         """Every action as the engine's (verb, argument) and its text, in a fixed order: the
-        stable integer ids bots use, and lookups so the hot path neither formats nor parses."""
+        stable integer ids bots use, and lookups so the hot path neither formats nor parses.
+        The tuples are the ones play lists (`play_acts`, `CompiledCall.act`, records.PLAIN...)."""
         ids = self.cards.ids
-        acts: list[tuple[tuple[str, Any], str]] = [(("play", c), f"play {card}") for c, card in enumerate(ids)]
-        acts += [(("play_pos", i), f"play @{i + 1}") for i in range(self.hand_size)]
+        acts = [(act, f"play {ids[c]}") for c, act in enumerate(self.play_acts)]
+        acts += [(act, f"play @{i + 1}") for i, act in enumerate(self.position_acts)]
         if self.cover is not None:
-            acts += [(("cover", c), f"cover {card}") for c, card in enumerate(ids)]
-        calls = list(self.stake_names) + [c for cont in self.contests for c in cont.calls]
-        acts += [(("call", name), name) for name in calls]
-        acts += [(("annul", name), name) for name, *_ in self.annulments]
-        acts += [((verb, None), verb) for verb in COMMON_VERBS]
+            acts += [(act, f"cover {ids[c]}") for c, act in enumerate(self.cover_acts)]
+        acts += [(act, act[1]) for act in self.stake_acts]
+        acts += [(call.act, call.name) for cont in self.contests for call in cont.rules]
+        acts += [(act, act[1]) for act in self.annul_acts]
+        acts += [(PLAIN[verb], verb) for verb in COMMON_VERBS]
         return acts
 
     # -- seats ------------------------------------------------------------------------
