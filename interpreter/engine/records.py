@@ -1,22 +1,31 @@
-"""The mutable records a match keeps besides its plain fields: a call waiting for an answer,
-a contest's chain, an announcement round, a scripted deal. Plain dataclasses, so copies and JSON
-stay simple."""
+"""The records a match keeps besides its plain fields: an action, a call waiting for an answer,
+a contest's chain, an announcement round, a scripted deal. Plain data, so copies and JSON stay
+simple."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-Action = tuple[str, Any]   # (verb, argument): ("play", card), ("call", name), ("accept", None)...
+
+class Action(NamedTuple):
+    """An action as the engine takes it: ("play", card), ("call", name), ("accept", None)...
+    A class of its own rather than a bare tuple type, which a compiled engine would unpack into
+    its parts and build again at every use: the rules' actions are made once and looked up as
+    they are."""
+
+    verb: str
+    arg: Any
+
 
 IDLE, ACTIVE, CLOSED = 0, 1, 2
 
 # The actions without an argument, made once: play lists and looks up these very tuples (and
 # the rules' own for cards and calls), so that a lookup finds its key at once.
-ACCEPT: Action = ("accept", None)
-DECLINE: Action = ("decline", None)
-FOLD: Action = ("fold", None)
-ANNOUNCE: Action = ("announce", None)
-GOOD: Action = ("good", None)
+ACCEPT = Action("accept", None)
+DECLINE = Action("decline", None)
+FOLD = Action("fold", None)
+ANNOUNCE = Action("announce", None)
+GOOD = Action("good", None)
 PLAIN = {act[0]: act for act in (ACCEPT, DECLINE, FOLD, ANNOUNCE, GOOD)}
 
 

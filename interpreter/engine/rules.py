@@ -29,7 +29,7 @@ class CompiledCall:
 
     def __init__(self, ir: ContestCall, allowed: Fn) -> None:
         self.name = ir.name
-        self.act: Action = ("call", ir.name)
+        self.act = Action("call", ir.name)
         self.declare = ir.declare
         self.opens = ir.opens
         self.after = frozenset(ir.after)
@@ -152,11 +152,11 @@ class Rules:
         self.aliases = dict(spec.verbs)
         self.verbs = frozenset(self.call_names | set(annul_names) | set(signal_verb) | set(COMMON_VERBS)
                                | set(CARD_VERBS) | set(spec.disabled_calls))
-        self.play_acts: tuple[Action, ...] = tuple(("play", c) for c in range(len(self.cards)))
-        self.cover_acts: tuple[Action, ...] = tuple(("cover", c) for c in range(len(self.cards)))
-        self.position_acts: tuple[Action, ...] = tuple(("play_pos", i) for i in range(self.hand_size))
-        self.stake_acts: tuple[Action, ...] = tuple(("call", name) for name in self.stake_names)
-        self.annul_acts: tuple[Action, ...] = tuple(("annul", name) for name, *_ in self.annulments)
+        self.play_acts = tuple(Action("play", c) for c in range(len(self.cards)))
+        self.cover_acts = tuple(Action("cover", c) for c in range(len(self.cards)))
+        self.position_acts = tuple(Action("play_pos", i) for i in range(self.hand_size))
+        self.stake_acts = tuple(Action("call", name) for name in self.stake_names)
+        self.annul_acts = tuple(Action("annul", name) for name, *_ in self.annulments)
         vocabulary = self._vocabulary()
         self.actions = tuple(text for _, text in vocabulary)
         self.action_index = {a: i for i, a in enumerate(self.actions)}

@@ -19,7 +19,7 @@ from rulespec.ir import CARD_VERBS, COMMON_VERBS
 from interpreter.engine import contests, explain, legal, scoring, serial, views
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
-from interpreter.engine.records import Action, Deal, Pending
+from interpreter.engine.records import PLAIN, Action, Deal, Pending
 from interpreter.engine.rules import Rules, after, from_mano, next_opponent, trick_top, trick_winner
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
@@ -204,23 +204,23 @@ class State(Match):
             if arg is None:
                 raise IllegalAction(text, f"{verb} needs a card, e.g. '{verb} {g.cards.ids[0]}'")
             if verb == "play" and arg.startswith("@") and arg[1:].isdigit():
-                return ("play_pos", int(arg[1:]) - 1)
+                return Action("play_pos", int(arg[1:]) - 1)
             if arg not in g.cards.index:
                 raise IllegalAction(text, f"{arg!r} is not a card of this deck")
-            return (verb, g.cards.index[arg])
+            return Action(verb, g.cards.index[arg])
         signals = g.signals
         if signals is not None and verb == signals.verb:
             if arg not in signals.names:
                 raise IllegalAction(text, f"{verb} needs one of: {', '.join(signals.names)}")
-            return ("signal", arg)
+            return Action("signal", arg)
         if arg is not None:
             raise IllegalAction(text, f"{verb!r} takes no argument")
         if any(verb == name for name, *_ in g.annulments):
-            return ("annul", verb)
+            return Action("annul", verb)
         if verb in g.call_names:
-            return ("call", verb)
+            return Action("call", verb)
         if verb in COMMON_VERBS:
-            return (verb, None)
+            return PLAIN[verb]
         if verb in g.spec.disabled_calls:
             raise IllegalAction(text, f"{verb} is not played under these table options")
         used = {action.split(" ", 1)[0] for action in g.actions}     # only the verbs this spec has
@@ -279,11 +279,23 @@ class State(Match):
         reason, detail = explain.explain(self, self.game, actor, act)
         raise IllegalAction(str(action), reason, detail)
 
+    def _remembered(self, action: str | int, seat: int | None) -> tuple[int, Action] | None:
+        """The action found among the legal ones remembered for the seat that takes it, as a
+        bot that just listed them gives it back; None sends it through `_resolve`. The memo
+        holds only while the state has not changed, so what it holds is legal now."""
+        memo = self._legal
+        if memo is None or not isinstance(action, str) or action not in memo[2]:
+            return None
+        actor = self.current_player() if seat is None else seat
+        if actor != memo[0]:
+            return None
+        return actor, memo[1][memo[2].index(action)]
+
     # -- applying ---------------------------------------------------------------------
 
     def apply(self, action: str | int, seat: int | None = None) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
-        actor, act = self._resolve(action, seat)
+        actor, act = self._remembered(action, seat) or self._resolve(action, seat)
         self._legal = None
         verb, arg = act
         self._log(actor, act)
