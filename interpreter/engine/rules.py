@@ -17,6 +17,12 @@ from interpreter.engine.tables import Cards, HandValues, hand_formula, hand_valu
 Fn = Callable[[Ctx], Any]
 
 
+def constant(value: Any) -> Fn:
+    """A formula that folded to `value`, as a function of the engine's own (a compiled engine
+    calls it without running Python)."""
+    return lambda c: value
+
+
 def always(c: Ctx) -> bool:
     """A condition the spec leaves always true, compiled to this one function so that the
     engine tests `fn is always` and skips the call (and the context it would need)."""
@@ -107,7 +113,8 @@ class Rules:
             return compile_expr(f.expr, env, f.locate, f.span.path, generate=True)
 
         def compile_(f: Formula) -> Fn:
-            return compiled(f).fn
+            c = compiled(f)
+            return constant(c.value) if c.constant else c.fn
 
         def condition(f: Formula) -> Fn:
             c = compiled(f)
