@@ -279,26 +279,35 @@ class State(Match):
         reason, detail = explain.explain(self, self.game, actor, act)
         raise IllegalAction(str(action), reason, detail)
 
-    def _remembered(self, action: str | int, seat: int | None) -> tuple[int, Action] | None:
-        """The action found among the legal ones remembered for the seat that takes it, as a
-        bot that just listed them gives it back; None sends it through `_resolve`. The memo
-        holds only while the state has not changed, so what it holds is legal now."""
+    def _remembered(self, action: str | int, seat: int | None) -> tuple[int, Action, str] | None:
+        """The action found among the legal ones remembered for the seat that takes it, with its
+        text, as a bot that just listed them gives it back; None sends it through `_resolve`.
+        The memo holds only while the state has not changed, so what it holds is legal now."""
         memo = self._legal
-        if memo is None or not isinstance(action, str) or action not in memo[2]:
+        if memo is None or not isinstance(action, str):
             return None
         actor = self.current_player() if seat is None else seat
         if actor != memo[0]:
             return None
-        return actor, memo[1][memo[2].index(action)]
+        listed = memo[2]
+        for k in range(len(listed)):
+            if listed[k] == action:
+                return actor, memo[1][k], listed[k]
+        return None
 
     # -- applying ---------------------------------------------------------------------
 
     def apply(self, action: str | int, seat: int | None = None) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
-        actor, act = self._remembered(action, seat) or self._resolve(action, seat)
+        found = self._remembered(action, seat)
+        if found is None:
+            actor, act = self._resolve(action, seat)
+            text = self._to_string(act)
+        else:
+            actor, act, text = found
         self._legal = None
         verb, arg = act
-        self._log(actor, act)
+        self._log(actor, act, text)
         if verb in ("play", "cover"):
             self._play(actor, arg, covered=verb == "cover")
         elif verb == "play_pos":
@@ -323,9 +332,9 @@ class State(Match):
         if self.game.declaring:
             contests.settle_declarations(self, self.game)
 
-    def _log(self, seat: int, act: Action) -> None:
+    def _log(self, seat: int, act: Action, text: str) -> None:
         verb, arg = act
-        event: dict[str, Any] = {"type": "action", "seat": seat, "action": self._to_string(act)}
+        event: dict[str, Any] = {"type": "action", "seat": seat, "action": text}
         if verb == "signal" and self.game.signals is not None and self.game.signals.to == "partners":
             team = self.game.team_of[seat]
             event["seats"] = [s for s, t in enumerate(self.game.team_of) if t == team]
