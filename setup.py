@@ -22,6 +22,10 @@ COMPILED = ("records", "shuffle", "tables", "match", "context", "rules", "legal"
 """The engine's modules mypyc compiles: all but the package's `__init__` (which picks the build
 at import) and `randomplay`, the shared random-play check the tests run."""
 MANIFEST = ENGINE / "compiled.json"
+BUILDS = ("build", "build_ext", "bdist_wheel", "install")
+"""The commands that build the engine. Any other (`egg_info`, `dist_info`: a build front end
+asking for the metadata and the build's requirements) compiles nothing, so it needs neither
+mypyc nor the engine's own dependencies."""
 
 
 def why_pure() -> str | None:
@@ -60,6 +64,8 @@ class BuildEngine(build_ext):
 
 
 def extensions() -> list:  # type: ignore[type-arg]
+    if not any(command in sys.argv for command in BUILDS):
+        return []
     reason = why_pure()
     if reason is not None:
         print(f"truco-rules: building the pure-Python engine ({reason})", file=sys.stderr)
