@@ -173,6 +173,8 @@ class Difference:
     low: float
     high: float
     p: float
+    se: float = 0.0
+    se_unpaired: float = math.nan       # what it would be on independent matches: what pairing saves
     p_holm: float = math.nan
 
     @property
@@ -181,7 +183,8 @@ class Difference:
 
     def as_dict(self) -> dict[str, Any]:
         return {"estimate": self.estimate, "low": self.low, "high": self.high, "p": self.p,
-                "p_holm": self.p_holm, "significant": self.significant}
+                "p_holm": self.p_holm, "significant": self.significant, "se": self.se,
+                "se_unpaired": self.se_unpaired}
 
 
 def paired(a: Linear, b: Linear) -> Difference | None:
@@ -192,10 +195,11 @@ def paired(a: Linear, b: Linear) -> Difference | None:
     se = _se([y - x for x, y in zip(a.terms, b.terms, strict=True)])
     if math.isnan(se):
         return None
+    unpaired = math.hypot(_se(a.terms), _se(b.terms))
     if se == 0:
-        return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0)
+        return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0, 0.0, unpaired)
     p = math.erfc(abs(diff / se) / math.sqrt(2))
-    return Difference(diff, diff - Z95 * se, diff + Z95 * se, p)
+    return Difference(diff, diff - Z95 * se, diff + Z95 * se, p, se, unpaired)
 
 
 def holm(diffs: Mapping[str, Difference]) -> None:
