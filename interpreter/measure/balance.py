@@ -286,19 +286,19 @@ def render(b: Balance, console: Console) -> None:
     console.print(f"[bold]balance[/]: {b.matches} matches per variant, bots {b.bots}, seed {b.seed}, "
                   f"{b.seconds:.0f} s; differences paired by match seed, Holm-adjusted", highlight=False)
     labels = [v.label for v in b.variants]
-    table = Table("figure", "unit", *labels, title="Each variant (95% confidence intervals, over matches)")
+    table = Table("figure", "unit", *labels, title="Each variant (estimate ± half its 95% interval, over matches)")
     for key, (label, unit) in b.labels.items():
         table.add_row(label, unit, *(_ci(figs[key]) if key in figs else "" for figs in b.figures))
     console.print(table)
     for v, diffs in zip(b.variants[1:], b.differences, strict=True):
-        table = Table("figure", "difference [95% CI]", "p", "p (Holm)", "",
+        table = Table("figure", "difference ± 95%", "p", "p (Holm)", "",
                       title=f"{v.label} minus {b.variants[0].label} (paired matches)")
         hidden = 0
         for key, d in diffs.items():
             if not (d.significant or key in HEADLINE or key.startswith(("points.", "share."))):
                 hidden += 1
                 continue
-            table.add_row(b.labels[key][0], f"{d.estimate:+.3f} [{d.low:+.3f}, {d.high:+.3f}]", _p(d.p),
+            table.add_row(b.labels[key][0], f"{d.estimate:+.3f} ±{(d.high - d.low) / 2:.3f}", _p(d.p),
                           _p(d.p_holm), "[bold]significant[/]" if d.significant else "")
         if hidden:
             table.caption = f"and {hidden} call figures that differ by no more than chance (all in --json)"
@@ -306,7 +306,10 @@ def render(b: Balance, console: Console) -> None:
 
 
 def _ci(f: Linear) -> str:
-    return "" if math.isnan(f.estimate) else str(f.interval())
+    if math.isnan(f.estimate):
+        return ""
+    c = f.interval()
+    return f"{c.estimate:.3f}" if math.isnan(c.high) else f"{c.estimate:.3f} ±{(c.high - c.low) / 2:.3f}"
 
 
 def _p(p: float) -> str:
