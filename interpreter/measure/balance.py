@@ -17,6 +17,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from rich.table import Table
 
 from rulespec.errors import TrucoError
 
-from interpreter.measure.simulate import HAND, OTHER, Run, bot_factories, pyplot, save, simulate
+from interpreter.measure.simulate import HAND, OTHER, Run, bot_factories, pyplot, ray_session, save, simulate
 from interpreter.measure.simulate import report as simulate_report
 from interpreter.measure.stats import Z95, Interval
 
@@ -270,7 +271,9 @@ def balance(variants: Sequence[Variant], matches: int, bots: str | None = None, 
     bots = bots or strongest_bot()
     bot_factories(bots)
     start = time.perf_counter()
-    runs = [simulate(v.spec, v.options, matches, bots, seed, workers, backend, address, progress) for v in variants]
+    with ray_session(address) if backend == "ray" else nullcontext():
+        runs = [simulate(v.spec, v.options, matches, bots, seed, workers, backend, address, progress)
+                for v in variants]
     teams = {run.tally.teams for run in runs}
     if len(teams) != 1:
         raise TrucoError("the variants compared must have the same number of teams")

@@ -17,6 +17,7 @@ import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -329,22 +330,34 @@ def ray_runner(spec: str, options: dict[str, Any], bots: str, seed: int, address
         raise TrucoError("the Ray backend needs Ray: install the `ray` extra") from None
 
     def run(parts: list[range]) -> Iterator[tuple[int, tuple[Tally, list[dict[str, Any]]]]]:
-        started = not ray.is_initialized()
-        if started and address is None:     # a Ray of our own, reachable from this machine only
-            ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
-        elif started:
-            ray.init(address=address, log_to_driver=False)
-        try:
+        with ray_session(address):
             task = ray.remote(play_chunk)
             pending = {task.remote(spec, options, bots, seed, part): i for i, part in enumerate(parts)}
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
                     yield pending.pop(ref), ray.get(ref)
-        finally:
-            if started:
-                ray.shutdown()
     return run
+
+
+@contextmanager
+def ray_session(address: str | None) -> Iterator[None]:
+    """Ray, joined or started for the block unless it already runs (then it is left running):
+    several simulations in one block (`truco balance`) share one start."""
+    try:
+        import ray
+    except ImportError:
+        raise TrucoError("the Ray backend needs Ray: install the `ray` extra") from None
+    started = not ray.is_initialized()
+    if started and address is None:     # a Ray of our own, reachable from this machine only
+        ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+    elif started:
+        ray.init(address=address, log_to_driver=False)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
 
 
 @dataclass

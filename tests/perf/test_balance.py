@@ -122,3 +122,13 @@ def test_cli_prints_and_writes_the_report(tmp_path: Path, capsys: pytest.Capture
     assert main(["balance", "teg", "target=15", "--matches", "3", "--bots", "random", "--jobs", "1"]) == 0
     assert "mano's edge" in capsys.readouterr().out
     assert main(["balance", "teg", "--matches", "2", "--bots", "clever"]) == 1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is the optional `ray` extra")
+def test_ray_backend_gives_the_local_report() -> None:
+    """One local Ray, bound to loopback, for every variant; the same seed, the same figures."""
+    variants = [Variant("teg", "teg", {}), parse_variant("target=15", "teg", {})]
+    remote = balance(variants, 6, "random", seed=5, backend="ray").as_dict()
+    local = balance(variants, 6, "random", seed=5, workers=1).as_dict()
+    assert remote["comparisons"] == local["comparisons"]
+    assert [v["figures"] for v in remote["variants"]] == [v["figures"] for v in local["variants"]]
