@@ -417,10 +417,11 @@ def add_parser(subparsers: Any) -> None:
         description="Play the same matches (the same seeds, so the same deals) of a spec and of each variant "
                     "between strong bots, and report the mano's and the dealer's edge, how often each call is made, "
                     "accepted and won and what it is worth, where the points come from and how long matches last, "
-                    "each with a 95%% confidence interval; for each variant, its differences from the first with "
+                    "each with a 95% confidence interval; for each variant, its differences from the first with "
                     "Holm-adjusted p-values. A VARIANT is a bundled spec name, a spec file, or NAME=VALUE[,...] "
                     "table options of SPEC (e.g. `truco balance reglamento reales=true`). The default bots are the "
-                    "strongest available (%s, the first one installed).".replace("%s", ", ".join(STRONG_BOTS)))
+                    f"strongest installed (the first of {', '.join(STRONG_BOTS)}). docs/balance.md explains "
+                    "every figure.")
     p.add_argument("spec", help="a bundled spec name or a spec file: the baseline")
     p.add_argument("variants", nargs="*", metavar="VARIANT",
                    help="a bundled spec name, a spec file, or NAME=VALUE[,NAME=VALUE...] options of SPEC")
