@@ -251,7 +251,8 @@ class Balance:
         for v, run, figs in zip(self.variants, self.runs, self.figures, strict=True):
             variants.append({"label": v.label, "spec": run.spec, "options": run.options,
                              "figures": {k: {**f.interval().as_dict(), "label": self.labels[k][0],
-                                             "unit": self.labels[k][1]} for k, f in figs.items()},
+                                             "unit": self.labels[k][1]} for k, f in figs.items()
+                                         if not math.isnan(f.estimate)},      # a call never made: no figure
                              "simulate": simulate_report(run)})
         comparisons = [{"baseline": self.variants[0].label, "variant": v.label,
                         "differences": {k: {**d.as_dict(), "label": self.labels[k][0], "unit": self.labels[k][1]}

@@ -45,6 +45,8 @@ def test_a_planted_point_to_the_mano_is_significant_and_a_noop_is_not() -> None:
     assert not any(d.significant for d in noop.values())
     assert noop["mano_edge"].estimate == 0 and noop["mano_edge"].p_holm == 1
     report = b.as_dict()
+    assert "call.point.accepted" not in report["variants"][0]["figures"]     # teg has no such call
+    assert "call.point.made" in report["variants"][1]["figures"]
     assert report["comparisons"][0]["differences"]["mano_edge"]["significant"] is True
     assert report["multiple_comparisons"] == "holm" and report["paired_by"] == "match seed"
 
