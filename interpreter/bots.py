@@ -92,6 +92,7 @@ class HeuristicBot:
                  raise_: float = 0.88) -> None:
         self.rng = random.Random(seed)
         self.bet, self.accept, self.raise_ = bet, accept, raise_
+        self._raised: set[tuple[int, str]] = set()     # (hand, contest) this seat has raised
 
     def choose(self, state: State, seat: int) -> str:
         obs = state.observation(seat)
@@ -185,7 +186,15 @@ class HeuristicBot:
             return action
         if call in g.contest_of_call:
             strength = self._contest_strength(g, t, obs, call)
-            raises = [a for a in kinds["contest"] if g.contest_of_call[a] is g.contest_of_call[call]]
+            contest = g.contest_of_call[call]
+            raises = [a for a in kinds["contest"] if g.contest_of_call[a] is contest]
+            # one raise per contest and hand: a chain a spec leaves uncapped ("as often as one
+            # likes") would otherwise go on for ever between two strong hands
+            key = (obs["hand_number"], contest.name)
+            if key in self._raised:
+                raises = []
+            elif strength >= self.raise_ and raises:
+                self._raised = {k for k in self._raised if k[0] == key[0]} | {key}
         else:
             for action in kinds["contest"]:              # the contest goes first, when strong
                 if self._contest_strength(g, t, obs, action) >= self.bet:

@@ -28,6 +28,7 @@ EXTENSIONS: tuple[str, ...] = (
     "interpreter.measure.bench",
     "interpreter.measure.simulate",
     "interpreter.measure.analyze",
+    "interpreter.measure.balance",
     "interpreter.designer.rulebook",
     "interpreter.designer.diff",
     "interpreter.designer.evaluate",

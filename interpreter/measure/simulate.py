@@ -4,7 +4,9 @@ Each match is played from a seed derived from the run's seed and the match's num
 reduced to integer tallies (hands won, points by source, match length); tallies add up in
 any order, so the report is the same for the same seed whatever the number of workers.
 Points are attributed by the `reason` of each score event: a contest's name, or `hand` for
-what the hand itself was worth (its stake).
+what the hand itself was worth (its stake). Each call (a stake step, a contest call or a
+declaration) is counted as made, accepted, declined and won, with the net points its source
+brought the caller's team in that hand; `truco balance` reads the same tallies and rows.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +62,41 @@ def match_seed(seed: int, index: int) -> int:
 
 
 @dataclass
+class CallCounts:
+    """What came of one call over a set of hands: `net` is the caller's team's points from the
+    call's source (its contest, or the hand's own worth for a stake) minus the other teams', in
+    the hand it was made; `won` counts the hands where that was positive."""
+
+    made: int = 0
+    accepted: int = 0
+    declined: int = 0
+    won: int = 0
+    net: Moments = field(default_factory=Moments)
+
+    def merge(self, other: CallCounts) -> None:
+        self.made += other.made
+        self.accepted += other.accepted
+        self.declined += other.declined
+        self.won += other.won
+        self.net.merge(other.net)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"made": self.made, "accepted": self.accepted, "declined": self.declined, "won": self.won,
+                "accepted_share": wilson(self.accepted, self.made).as_dict(),
+                "declined_share": wilson(self.declined, self.made).as_dict(),
+                "won_share": wilson(self.won, self.made).as_dict(),
+                "net_points": self.net.interval().as_dict()}
+
+
+def call_source(game: Game, verb: str) -> str | None:
+    """The source a call's points are scored under (its contest, or the hand), None for no call."""
+    contest = game.contest_of_call.get(verb)
+    if contest is not None:
+        return str(contest.name)
+    return HAND if verb in game.stake_names else None
+
+
+@dataclass
 class Tally:
     """Integer counts of a set of matches; `merge` adds another set's."""
 
@@ -79,6 +117,10 @@ class Tally:
     match_hands: Moments = field(default_factory=Moments)
     match_actions: Moments = field(default_factory=Moments)
     lengths: dict[int, int] = field(default_factory=dict)    # hands in a match -> matches
+    dealer_margin: Moments = field(default_factory=Moments)  # per hand: dealer's team's points minus the others'
+    first_mano_won: int = 0                 # matches won by the team of the first hand's mano
+    first_dealer_won: int = 0               # ... of the first hand's dealer
+    calls: dict[str, CallCounts] = field(default_factory=dict)   # call -> what came of it
 
     def __post_init__(self) -> None:
         for name, size in (("matches_won", self.teams), ("hands_won", self.teams), ("seat_mano", self.seats),
@@ -91,6 +133,11 @@ class Tally:
         self.hands += other.hands
         self.mano_hands += other.mano_hands
         self.mano_won += other.mano_won
+        self.first_mano_won += other.first_mano_won
+        self.first_dealer_won += other.first_dealer_won
+        self.dealer_margin.merge(other.dealer_margin)
+        for call, counts in other.calls.items():
+            self.calls.setdefault(call, CallCounts()).merge(counts)
         for mine, theirs in ((self.matches_won, other.matches_won), (self.hands_won, other.hands_won),
                              (self.seat_mano, other.seat_mano), (self.seat_mano_decided, other.seat_mano_decided),
                              (self.seat_mano_won, other.seat_mano_won)):
@@ -119,14 +166,34 @@ class Tally:
         hands = actions = 0
         winner = None
         mano: int | None = None
+        dealer = 0
+        first: tuple[int, int] | None = None     # the teams of the first hand's mano and dealer
         hand_points: dict[str, list[int]] = {}
         totals: dict[str, list[int]] = {}
+        made: list[tuple[str, str, int]] = []     # this hand's calls: (call, source, caller's team)
+        row_calls: dict[str, list[int]] = {}      # call -> made, accepted, declined, won, net over the match
+        margins = [0, 0]                          # the match's mano and dealer margins
+
+        def net_for(team: int, source: str) -> int:
+            per_team = hand_points.get(source, [])
+            return sum(x if t == team else -x for t, x in enumerate(per_team))
 
         def close_hand(won_by: int | None) -> None:
             nonlocal mano
             if mano is None:
                 return
             mano_team, seat, mano = game.team_of[mano], mano, None
+            for call, source, team in made:
+                net = net_for(team, source)
+                counts = self.calls.setdefault(call, CallCounts())
+                counts.net.add(net)
+                mine = row_calls.setdefault(call, [0, 0, 0, 0, 0])
+                mine[0] += 1
+                mine[4] += net
+                if net > 0:
+                    counts.won += 1
+                    mine[3] += 1
+            made.clear()
             scored = [0] * self.teams
             for source, per_team in hand_points.items():
                 sums = self._source(source)
@@ -135,6 +202,9 @@ class Tally:
                     sums[team][1] += x * x
                     scored[team] += x
             self.mano_margin.add(2 * scored[mano_team] - sum(scored))
+            self.dealer_margin.add(2 * scored[game.team_of[dealer]] - sum(scored))
+            margins[0] += 2 * scored[mano_team] - sum(scored)
+            margins[1] += 2 * scored[game.team_of[dealer]] - sum(scored)
             self.seat_mano[seat] += 1
             if won_by is not None:
                 self.hands_won[won_by] += 1
@@ -148,10 +218,26 @@ class Tally:
             kind = e["type"]
             if kind == "action":
                 actions += 1
+                verb = e["action"].split()[0]
+                source = call_source(game, verb)
+                if source is not None:
+                    made.append((verb, source, game.team_of[e["seat"]]))
+                    self.calls.setdefault(verb, CallCounts()).made += 1
+            elif kind in ("accepted", "declined"):
+                counts = self.calls.setdefault(e["call"], CallCounts())
+                mine = row_calls.setdefault(e["call"], [0, 0, 0, 0, 0])
+                if kind == "accepted":
+                    counts.accepted += 1
+                    mine[1] += 1
+                else:
+                    counts.declined += 1
+                    mine[2] += 1
             elif kind == "deal":
                 close_hand(None)           # an annulled hand ends without a hand_over event
                 hands += 1
-                mano, hand_points = e["mano"], {}
+                mano, dealer, hand_points = e["mano"], e["dealer"], {}
+                if first is None:
+                    first = (game.team_of[mano], game.team_of[dealer])
             elif kind == "score":
                 source = e.get("reason") or OTHER
                 hand_points.setdefault(source, [0] * self.teams)[e["team"]] += e["points"]
@@ -173,14 +259,23 @@ class Tally:
         self.matches += 1
         if winner is not None:
             self.matches_won[winner] += 1
+        first_mano_won = int(first is not None and winner == first[0])
+        first_dealer_won = int(first is not None and winner == first[1])
+        self.first_mano_won += first_mano_won
+        self.first_dealer_won += first_dealer_won
         self.hands += hands
         self.match_hands.add(hands)
         self.match_actions.add(actions)
         self.lengths[hands] = self.lengths.get(hands, 0) + 1
-        row = {"winner": -1 if winner is None else winner, "hands": hands, "actions": actions}
+        row = {"winner": -1 if winner is None else winner, "hands": hands, "actions": actions,
+               "mano_margin": margins[0], "dealer_margin": margins[1],
+               "first_mano_won": first_mano_won, "first_dealer_won": first_dealer_won}
         for source, per_team in sorted(totals.items()):
             for team, x in enumerate(per_team):
                 row[f"{source}_{team}"] = x
+        for call, (n, accepted, declined, won, net) in sorted(row_calls.items()):
+            row.update({f"call.{call}.made": n, f"call.{call}.accepted": accepted,
+                        f"call.{call}.declined": declined, f"call.{call}.won": won, f"call.{call}.net": net})
         return row
 
 
@@ -235,22 +330,34 @@ def ray_runner(spec: str, options: dict[str, Any], bots: str, seed: int, address
         raise TrucoError("the Ray backend needs Ray: install the `ray` extra") from None
 
     def run(parts: list[range]) -> Iterator[tuple[int, tuple[Tally, list[dict[str, Any]]]]]:
-        started = not ray.is_initialized()
-        if started and address is None:     # a Ray of our own, reachable from this machine only
-            ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
-        elif started:
-            ray.init(address=address, log_to_driver=False)
-        try:
+        with ray_session(address):
             task = ray.remote(play_chunk)
             pending = {task.remote(spec, options, bots, seed, part): i for i, part in enumerate(parts)}
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
                     yield pending.pop(ref), ray.get(ref)
-        finally:
-            if started:
-                ray.shutdown()
     return run
+
+
+@contextmanager
+def ray_session(address: str | None) -> Iterator[None]:
+    """Ray, joined or started for the block unless it already runs (then it is left running):
+    several simulations in one block (`truco balance`) share one start."""
+    try:
+        import ray
+    except ImportError:
+        raise TrucoError("the Ray backend needs Ray: install the `ray` extra") from None
+    started = not ray.is_initialized()
+    if started and address is None:     # a Ray of our own, reachable from this machine only
+        ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+    elif started:
+        ray.init(address=address, log_to_driver=False)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
 
 
 @dataclass
@@ -325,7 +432,11 @@ def report(run: Run) -> dict[str, Any]:
         "workers": run.workers, "backend": run.backend, "matches": t.matches, "hands": t.hands,
         "teams": teams, "seats": seats,
         "mano": {"hands_decided": t.mano_hands, "won": wilson(t.mano_won, t.mano_hands).as_dict(),
-                 "margin_per_hand": t.mano_margin.interval().as_dict()},
+                 "margin_per_hand": t.mano_margin.interval().as_dict(),
+                 "first_hand_team_won_match": wilson(t.first_mano_won, t.matches).as_dict()},
+        "dealer": {"margin_per_hand": t.dealer_margin.interval().as_dict(),
+                   "first_hand_team_won_match": wilson(t.first_dealer_won, t.matches).as_dict()},
+        "calls": {c: counts.as_dict() for c, counts in sorted(t.calls.items())},
         "length": {"hands_per_match": t.match_hands.interval().as_dict(),
                    "actions_per_match": t.match_actions.interval().as_dict(),
                    "histogram": {str(k): v for k, v in sorted(t.lengths.items())}},
@@ -422,6 +533,13 @@ def render(run: Run, console: Console) -> None:
         table.add_row(str(seat["seat"]), str(seat["team"]), str(seat["hands_as_mano"]), _ci(seat["won_as_mano"]),
                       *(str(seat["contests_won"].get(c, 0)) for c in contests))
     console.print(table)
+    if t.calls:
+        table = Table("call", "made", "per hand", "accepted", "declined", "won", "net points to the caller",
+                      title="Calls (shares of the calls made; 95% confidence intervals)")
+        for call, c in r["calls"].items():
+            table.add_row(call, str(c["made"]), f"{c['made'] / max(t.hands, 1):.3f}", _ci(c["accepted_share"]),
+                          _ci(c["declined_share"]), _ci(c["won_share"]), _ci(c["net_points"]))
+        console.print(table)
     mano, length = r["mano"], r["length"]
     console.print(f"the mano's team wins {_ci(mano['won'])} of the decided hands, by "
                   f"{_ci(mano['margin_per_hand'])} points per hand", highlight=False)

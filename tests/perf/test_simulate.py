@@ -11,9 +11,10 @@ import pytest
 
 from rulespec.errors import TrucoError
 
+from interpreter.bots import RandomBot, play_out
 from interpreter.cli import main
 from interpreter.engine.game import Deal, load_game
-from interpreter.measure.simulate import HAND, Tally, bot_factories, chunks, report, simulate, write_outputs
+from interpreter.measure.simulate import HAND, Run, Tally, bot_factories, chunks, report, simulate, write_outputs
 
 
 def _without_workers(r: dict) -> dict:
@@ -64,6 +65,30 @@ def test_points_are_attributed_by_the_reason_of_each_score() -> None:
     assert tally.contest_wins["envido"] == [1, 0]
     assert tally.mano_margin.total == 3
     assert row["envido_0"] == 2 and row["hand_0"] == 1
+
+
+def test_each_call_is_counted_with_what_it_brought_the_caller() -> None:
+    """The README deal: seat 0 (the mano) calls envido, seat 1 accepts, seat 0 wins it (2
+    points); then seat 1 calls truco and seat 0 declines it, so the hand's own worth (1) goes to
+    seat 1. Calls made, accepted, declined and won, net points to the caller, and the mano's and
+    the dealer's margins; then a whole match, whose first mano's team wins it or not."""
+    game = load_game("teg", players=2, target=15)
+    st = game.new_match(seed=1, deals=[Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))])
+    for action in ("envido", "accept", "announce", "good", "play 1e", "truco", "decline"):
+        st.apply(action)
+    first_hand = st.events[:next(i for i, e in enumerate(st.events) if e["type"] == "hand_over") + 1]
+    tally = Tally(game.teams, game.num_players)
+    row = tally.add_match(game, first_hand)
+    envido, truco = tally.calls["envido"], tally.calls["truco"]
+    assert (envido.made, envido.accepted, envido.declined, envido.won, envido.net.total) == (1, 1, 0, 1, 2)
+    assert (truco.made, truco.accepted, truco.declined, truco.won, truco.net.total) == (1, 0, 1, 1, 1)
+    assert row["call.envido.made"] == 1 and row["call.envido.net"] == 2 and row["call.truco.declined"] == 1
+    assert row["mano_margin"] == 1 and row["dealer_margin"] == -1
+    assert set(report(Run("teg", {}, "x", 0, 1, "local", tally, [row]))["calls"]) == {"envido", "truco"}
+
+    play_out(st, [RandomBot(1), RandomBot(2)])
+    row = Tally(game.teams, game.num_players).add_match(game, st.events)
+    assert row["first_mano_won"] == int(row["winner"] == 0) and row["first_dealer_won"] == int(row["winner"] == 1)
 
 
 def test_bots_by_name_one_per_seat_cycling() -> None:

@@ -51,3 +51,20 @@ def test_the_heuristic_bot_beats_the_random_bot(spec) -> None:
         play_out(st, bots)
         wins += st.winner == seed % 2
     assert wins >= 9, f"{spec}: the heuristic bot won {wins} of 12"
+
+
+def test_two_strong_hands_end_an_uncapped_envido_chain() -> None:
+    """reglamento lets an envido be raised 'autant qu'on veut' (as often as one likes): two
+    hands of 33 raise it once each, then it is accepted, instead of raising for ever."""
+    game = load_game("reglamento", players=2)
+    st = game.new_match(seed=1, deals=[Deal((("7o", "6o", "1e"), ("7c", "6c", "1b")))])
+    bots = [HeuristicBot(1), HeuristicBot(2)]
+    st.apply("envido", seat=0)
+    for _ in range(20):
+        if any(e["type"] == "accepted" and e["call"] == "envido" for e in st.events):
+            break
+        seat = st.current_player()
+        st.apply(bots[seat].choose(st, seat), seat=seat)
+    calls = [e["action"] for e in st.events if e["type"] == "action" and e["action"] == "envido"]
+    assert any(e["type"] == "accepted" and e["call"] == "envido" for e in st.events)
+    assert len(calls) <= 3
