@@ -51,6 +51,7 @@ class Knowledge:
     hidden_covers: dict[int, int] = field(default_factory=dict)        # seat -> covered cards not seen
     values: dict[int, list[tuple[str, int]]] = field(default_factory=dict)   # seat -> (value, announced)
     holds: dict[int, list[str]] = field(default_factory=dict)          # seat -> values it declared it holds
+    at_most: dict[int, list[tuple[str, int]]] = field(default_factory=dict)   # seat -> (value, a bound it lost to)
 
     def known(self, s: int) -> set[str]:
         return {c for c in self.slots[s] if c is not None} | set(self.seen[s])
@@ -71,7 +72,8 @@ def knowledge(state: State, seat: int) -> Knowledge:
     k = Knowledge(seat, events[:start], hand, list(obs["playing"]), obs["turned"], score_before)
     size = g.hand_size
     for s in k.playing:
-        k.slots[s], k.seen[s], k.hidden_covers[s], k.values[s], k.holds[s] = [None] * size, [], 0, [], []
+        k.slots[s], k.seen[s], k.hidden_covers[s] = [None] * size, [], 0
+        k.values[s], k.holds[s], k.at_most[s] = [], [], []
     by_position: dict[int, set[int]] = {s: set() for s in k.playing}
     value_of = {c.name: c.value for c in g.contests}
     for e in hand:
@@ -103,6 +105,12 @@ def knowledge(state: State, seat: int) -> Knowledge:
             k.values[s].append((value_of[e["contest"]], int(e["value"])))
         elif kind == "revealed" and e.get("contest") in value_of and isinstance(e.get("value"), int):
             k.values[s].append((value_of[e["contest"]], int(e["value"])))
+        elif kind == "contest_won" and e.get("contest") in value_of and isinstance(e.get("value"), int):
+            name, v = value_of[e["contest"]], int(e["value"])
+            k.values[s].append((name, v))          # the winner's value, shown; nobody else's is higher
+            for other in k.playing:
+                if other != s:
+                    k.at_most[other].append((name, v))
     for s in k.playing:
         placed = {c for c in k.slots[s] if c is not None}
         k.seen[s] = [c for c in dict.fromkeys(k.seen[s]) if c not in placed]
@@ -117,6 +125,10 @@ def _fits(g: Rules, k: Knowledge, s: int, cards: Sequence[str], turned: int | No
     hand = tuple(idx[c] for c in cards)
     for name, value in k.values[s]:
         if g.values[name](hand, turned) != value:
+            return False
+    for name, bound in k.at_most[s]:
+        mine = g.values[name](hand, turned)
+        if mine is not None and mine > bound:
             return False
     return all(g.values[name](hand, turned) is not None for name in k.holds[s])
 
@@ -133,11 +145,11 @@ def sample_deal(g: Rules, k: Knowledge, rng: random.Random, tries: int = 200) ->
     pool = [c for c in g.cards.ids if c not in seen_anywhere]
     hands: dict[int, list[str]] = {}
     covered: dict[int, list[str]] = {}
-    order = sorted(k.playing, key=lambda s: -(len(k.values[s]) + len(k.holds[s])))
+    order = sorted(k.playing, key=lambda s: -(2 * len(k.values[s]) + len(k.holds[s]) + len(k.at_most[s])))
     for s in order:
         known = k.known(s)
         need = size - len(known)
-        constrained = bool(k.values[s] or k.holds[s])
+        constrained = bool(k.values[s] or k.holds[s] or k.at_most[s])
         drawn: list[str] = []
         for _ in range(tries if constrained else 1):
             drawn = rng.sample(pool, need) if need > 0 else []
@@ -187,8 +199,8 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
             if e["type"] != "action" or _is_signal(g, e):
                 continue
             s, action = e["seat"], str(e["action"])
-            if action == "cover" and e.get("hidden"):
-                action = f"cover {queue[s].pop(0)}"
+            if action == "cover":               # a face down card: the seat's own, or one it did not see
+                action = f"cover {queue[s].pop(0) if e.get('hidden') else e['card']}"
             world.apply(action, seat=s)
     except (IllegalAction, IndexError, KeyError):
         return None
