@@ -289,13 +289,15 @@ class IsmctsBot:
 
     def __init__(self, seed: int | None = None, playouts: int = 200, milliseconds: int | None = None,
                  exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
-                 scale: float = 6.0) -> None:
+                 scale: float = 6.0, opponents: str = "policy") -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.milliseconds = milliseconds
         self.exploration = exploration
         self.worlds = worlds              # determinizations sampled a decision, shared by its playouts
         self.scale = scale                # points that count as a full win of a playout
+        self.opponents = opponents        # "policy": other seats play the rollout policy on their
+        # sampled cards; "tree": every seat's actions are searched in the one tree (plain SO-ISMCTS)
         self.policy: HeuristicBot | RandomBot = RolloutPolicy(self.rng.getrandbits(32)) \
             if rollout == "heuristic" else RandomBot(self.rng.getrandbits(32))
         self.fallback_policy = RandomBot(self.rng.getrandbits(32))
@@ -329,21 +331,30 @@ class IsmctsBot:
             elif n > 0 and time.perf_counter() >= deadline:
                 break
             world = worlds[n % len(worlds)].clone()
-            self._playout(root, world, team_of, start_score)
+            self._playout(root, world, team_of, start_score, seat)
             n += 1
         best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          root.children[a].total if a in root.children else 0.0))
         return best
 
-    def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int]) -> None:
+    def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int], seat: int) -> None:
         path: list[tuple[Node, int]] = []          # node entered, team that chose the action into it
         node = root
         c = self.exploration
         rng = self.rng
+        modelled = self.opponents == "policy"
         # selection and expansion
         while not world.hand_over:
             actor = world.current_player()
             assert actor is not None
+            if modelled and actor != seat:
+                # another seat acts by the policy, on the cards this world gives it; the tree
+                # goes on under the action as the searching seat sees it
+                action = self.policy.choose(world, actor)
+                world.apply(action, seat=actor)
+                key = "cover" if action.startswith("cover ") else action
+                node = node.children.setdefault(f"{actor}:{key}", Node())
+                continue
             legal = world.legal_actions(actor)
             for a in legal:
                 child = node.children.get(a)
