@@ -46,6 +46,7 @@ class Knowledge:
     playing: list[int]
     turned: str | None
     score_before: list[int]               # the score as the hand was dealt
+    view: dict[str, Any]                  # the seat's observation now (whose turn, what is pending)
     slots: dict[int, list[str | None]] = field(default_factory=dict)   # seat -> card by deal position
     seen: dict[int, list[str]] = field(default_factory=dict)           # seat -> cards seen, position unknown
     hidden_covers: dict[int, int] = field(default_factory=dict)        # seat -> covered cards not seen
@@ -69,7 +70,7 @@ def knowledge(state: State, seat: int) -> Knowledge:
     if first is not None:
         score_before = list(first["score"])
         score_before[first["team"]] -= first["points"]
-    k = Knowledge(seat, events[:start], hand, list(obs["playing"]), obs["turned"], score_before)
+    k = Knowledge(seat, events[:start], hand, list(obs["playing"]), obs["turned"], score_before, obs)
     size = g.hand_size
     for s in k.playing:
         k.slots[s], k.seen[s], k.hidden_covers[s] = [None] * size, [], 0
@@ -174,7 +175,7 @@ def _is_signal(g: Rules, e: Event) -> bool:
 
 def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random) -> State | None:
     """The hand dealt again as `deal` on a copy of the match, its public actions replayed; None
-    when the replay shows the seat anything other than what it saw.
+    when the replay shows the seat anything other than what it saw or sees now.
 
     The copy keeps the match's public fields; everything hidden is replaced: the seat's
     events stand for the log, a fresh generator for future deals, the sampled cards for the
@@ -205,8 +206,8 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
     except (IllegalAction, IndexError, KeyError):
         return None
     shown = [e for e in world.visible_events(k.seat)[len(k.before):] if not _is_signal(g, e)]
-    if shown != [e for e in k.hand if not _is_signal(g, e)]:
-        return None
+    if shown != [e for e in k.hand if not _is_signal(g, e)] or world.observation(k.seat) != k.view:
+        return None                 # e.g. a seat the sample gives a flor would have to answer now
     return world
 
 
