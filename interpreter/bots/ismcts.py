@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,7 +173,12 @@ def _is_signal(g: Rules, e: Event) -> bool:
     return e["type"] == "action" and g.signals is not None and str(e["action"]).split()[0] == g.signals.verb
 
 
-def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random) -> State | None:
+Model = Callable[[State, int], str]
+"""What a seat would do in a world, as the searching seat models it (None: no model)."""
+
+
+def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random,
+            model: Model | None = None, surprises: list[int] | None = None) -> State | None:
     """The hand dealt again as `deal` on a copy of the match, its public actions replayed; None
     when the replay shows the seat anything other than what it saw or sees now.
 
@@ -195,11 +200,15 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
     if world.seats != k.playing:
         return None
     queue = {s: list(c) for s, c in covered.items()}
+    missed = 0
     try:
         for e in k.hand:
             if e["type"] != "action" or _is_signal(g, e):
                 continue
             s, action = e["seat"], str(e["action"])
+            if model is not None and s != k.seat and action.split()[0] not in ("play", "cover") \
+                    and len(world.legal_actions(s)) > 1 and model(world, s) != action:
+                missed += 1                 # a call, answer or fold the model would not have made here
             if action == "cover":               # a face down card: the seat's own, or one it did not see
                 action = f"cover {queue[s].pop(0) if e.get('hidden') else e['card']}"
             world.apply(action, seat=s)
@@ -208,6 +217,8 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
     shown = [e for e in world.visible_events(k.seat)[len(k.before):] if not _is_signal(g, e)]
     if shown != [e for e in k.hand if not _is_signal(g, e)] or world.observation(k.seat) != k.view:
         return None                 # e.g. a seat the sample gives a flor would have to answer now
+    if surprises is not None:
+        surprises.append(missed)
     return world
 
 
@@ -239,16 +250,31 @@ def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[st
     return world
 
 
-def determinize(state: State, seat: int, rng: random.Random, tries: int = 20) -> tuple[State, bool]:
+def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, model: Model | None = None,
+                belief: float = 0.25) -> tuple[State, bool]:
     """A world the seat cannot tell from the real one, and whether it was rebuilt consistently
-    (False: the fallback `overwrite`, after `tries` rejected deals)."""
+    (False: the fallback `overwrite`, after `tries` rejected deals).
+
+    With a `model` of the other seats, a consistent world in which the model would have made
+    `m` of their calls and answers differently is kept with probability `belief ** m`: the
+    calls made and refused tell of the cards behind them, as far as the model is right. Past
+    `tries`, the consistent world the model found least surprising is kept."""
     k = knowledge(state, seat)
     deal = None
+    best: tuple[int, State] | None = None
     for _ in range(tries):
         deal, covered = sample_deal(state.game, k, rng)
-        world = rebuild(state, k, deal, covered, rng)
-        if world is not None:
+        surprises: list[int] = []
+        world = rebuild(state, k, deal, covered, rng, model, surprises)
+        if world is None:
+            continue
+        missed = surprises[0] if surprises else 0
+        if missed == 0 or rng.random() < belief ** missed:
             return world, True
+        if best is None or missed < best[0]:
+            best = (missed, world)
+    if best is not None:
+        return best[1], True
     assert deal is not None
     return overwrite(state, k, deal, covered, rng), False
 
@@ -290,18 +316,20 @@ class IsmctsBot:
 
     def __init__(self, seed: int | None = None, playouts: int = 200, milliseconds: int | None = None,
                  exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
-                 scale: float = 6.0, opponents: str = "policy") -> None:
+                 spread: float = 1.2, opponents: str = "policy", belief: float | None = 0.25) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.milliseconds = milliseconds
         self.exploration = exploration
         self.worlds = worlds              # determinizations sampled a decision, shared by its playouts
-        self.scale = scale                # points that count as a full win of a playout
+        self.spread = spread              # the match's noise per point still needed (`_rewards`)
         self.opponents = opponents        # "policy": other seats play the rollout policy on their
         # sampled cards; "tree": every seat's actions are searched in the one tree (plain SO-ISMCTS)
         self.policy: HeuristicBot | RandomBot = RolloutPolicy(self.rng.getrandbits(32)) \
             if rollout == "heuristic" else RandomBot(self.rng.getrandbits(32))
         self.fallback_policy = RandomBot(self.rng.getrandbits(32))
+        self.belief = belief              # None: the other seats' calls say nothing of their cards
+        self.model = RolloutPolicy(self.rng.getrandbits(32))
         self.fallbacks = 0                # decisions whose worlds could not all be rebuilt
         self.decisions = 0
 
@@ -315,7 +343,8 @@ class IsmctsBot:
         worlds: list[State] = []
         consistent = True
         for _ in range(max(1, min(count, self.playouts))):
-            world, ok = determinize(state, seat, rng)
+            world, ok = determinize(state, seat, rng, model=None if self.belief is None else self.model.choose,
+                                    belief=1.0 if self.belief is None else self.belief)
             worlds.append(world)
             consistent = consistent and ok
         if not consistent:
@@ -391,14 +420,19 @@ class IsmctsBot:
             child.total += rewards[team]
 
     def _rewards(self, world: State, start: list[int]) -> list[float]:
-        """Each team's reward in [-1, 1]: the hand's points won minus lost, over `scale`; a match
-        won or lost counts as a full win or loss."""
+        """Each team's reward in [-1, 1]: a won or lost match in full, otherwise the match as the
+        score leaves it, `2 * P(win) - 1`. P(win) reads the points each team still needs as a
+        race of hands (a normal approximation, `spread` points of noise per point needed), so a
+        point counts for more near the target and a call that risks the match weighs as much
+        as the match: a flat points reward would rate a falta envido like a few hands."""
         teams = len(start)
         if world.match_over and world.winner is not None:
             return [1.0 if t == world.winner else -1.0 for t in range(teams)]
-        gained = [world.score[t] - start[t] for t in range(teams)]
+        target = world.game.target
+        need = [max(1, target - world.score[t]) for t in range(teams)]
         out = []
         for t in range(teams):
-            diff = gained[t] - max(gained[u] for u in range(teams) if u != t)
-            out.append(max(-1.0, min(1.0, diff / self.scale)))
+            rival = min(need[u] for u in range(teams) if u != t)
+            z = (rival - need[t]) / (self.spread * math.sqrt(need[t] + rival))
+            out.append(math.erf(z / math.sqrt(2)))          # 2 * Phi(z) - 1
         return out
