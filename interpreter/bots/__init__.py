@@ -3,7 +3,7 @@
 Each bot sees what its seat may see (`observation(seat)`, the events shown to it) plus the
 compiled game's public tables. `BOTS` maps the names the command line, the server and the
 adapters accept to bot factories; a name may carry a parameter after a colon
-(`ismcts:400` searches 400 playouts a decision, `ismcts:50ms` for 50 milliseconds).
+(`ismcts:400` searches 400 playouts a decision, 150 without one, `ismcts:50ms` for 50 milliseconds).
 """
 from __future__ import annotations
 

@@ -314,7 +314,7 @@ class IsmctsBot:
     """Information-set MCTS with determinization; a budget of playouts (or milliseconds) a
     decision. Deterministic for a seed with a playout budget."""
 
-    def __init__(self, seed: int | None = None, playouts: int = 200, milliseconds: int | None = None,
+    def __init__(self, seed: int | None = None, playouts: int = 150, milliseconds: int | None = None,
                  exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
                  spread: float = 1.2, opponents: str = "policy", belief: float | None = 0.25) -> None:
         self.rng = random.Random(seed)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rulespec.load import bundled_names, open_spec
 
-from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot
+from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot, play_out
 from interpreter.bots.ismcts import determinize, knowledge
 from interpreter.engine.game import Game, load_game
 from interpreter.engine.state import State, turns
@@ -157,21 +157,20 @@ def test_it_plays_every_spec_at_every_table_size(spec: str, options: dict[str, A
 
 
 def test_it_beats_the_heuristic() -> None:
-    """On a fixed seed, over the same deals played from both seats, the search scores clearly
-    more points than the heuristic bot (docs/bots.md has the measured win rates)."""
+    """On fixed seeds, each deal sequence played from both seats, the search wins clearly more
+    matches than the heuristic bot: 14 of 20 where even play would win 10 (docs/bots.md has the
+    measured win rates with their intervals)."""
     game = load_game("reglamento", players=2)
-    margin = 0
-    for seed in range(HANDS):
+    wins = 0
+    for seed in range(MATCHES // 2):
         for ismcts_seat in (0, 1):
             state = game.new_match(seed=seed)
             bots: list[Any] = [HeuristicBot(seed=seed), HeuristicBot(seed=seed)]
-            bots[ismcts_seat] = IsmctsBot(seed=seed, playouts=150)
-            for seat in turns(state, max_hands=1):
-                state.apply(bots[seat].choose(state, seat), seat=seat)
-            team = game.team_of[ismcts_seat]
-            margin += state.score[team] - state.score[1 - team]
-    assert margin >= MARGIN, margin
+            bots[ismcts_seat] = IsmctsBot(seed=seed, playouts=100)
+            play_out(state, bots)
+            wins += state.winner == game.team_of[ismcts_seat]
+    assert wins >= WINS, f"{wins} of {MATCHES}"
 
 
-HANDS = 30
-MARGIN = 15
+MATCHES = 20
+WINS = 13
