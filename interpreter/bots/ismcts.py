@@ -78,12 +78,13 @@ def knowledge(state: State, seat: int) -> Knowledge:
     by_position: dict[int, set[int]] = {s: set() for s in k.playing}
     value_of = {c.name: c.value for c in g.contests}
     for e in hand:
-        kind, s = e["type"], e.get("seat")
-        if s not in k.slots:
+        kind, who = e["type"], e.get("seat")
+        if not isinstance(who, int) or who not in k.slots:
             continue
+        s = who
         if kind == "hand":                  # the cards still held, in the order dealt
             free = [i for i in range(size) if i not in by_position[s]]
-            for i, card in zip(free, e["cards"]):
+            for i, card in zip(free, e["cards"], strict=False):
                 k.slots[s][i] = card
         elif kind == "action":
             words = str(e["action"]).split()

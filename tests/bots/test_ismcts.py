@@ -68,7 +68,7 @@ def redealt(state: State, seat: int, rng: random.Random) -> State:
     g = state.game
     used = {c for hand in state.dealt for c in hand} | ({state.turned} if state.turned is not None else set())
     fresh = rng.sample([c for c in range(len(g.cards)) if c not in used], len(state.hands[seat]))
-    swap = dict(zip(state.hands[seat], fresh))
+    swap = dict(zip(state.hands[seat], fresh, strict=True))
     twin.hands[seat] = [swap[c] for c in state.hands[seat]]
     twin.dealt[seat] = tuple(swap.get(c, c) for c in state.dealt[seat])
     return twin

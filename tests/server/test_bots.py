@@ -1,4 +1,4 @@
-"""The bots that fill server seats, usable from Python too (interpreter/bots.py): the
+"""The bots that fill server seats, usable from Python too (interpreter/bots/): the
 heuristic bot bets with strong hands and declines weak ones, beats the random bot, and both
 play every bundled spec to the end through the public State API."""
 from __future__ import annotations
