@@ -77,6 +77,19 @@ def bradley_terry(results: list[tuple[str, str, int, int]], anchor: str, iterati
     return {n: 400 * math.log10(strength[n] / base) for n in names}
 
 
+def print_ratings(results: list[tuple[str, str, int, int]]) -> dict[str, float]:
+    """The Bradley-Terry ratings of every bot in `results` (random = 0 where it played), as a table."""
+    if not results:
+        return {}
+    anchor = "random" if any("random" in (a, b) for a, b, _, _ in results) else results[0][1]
+    ratings = bradley_terry(results, anchor)
+    print(f"\n| bot | Elo (Bradley-Terry over every pairing and table, {anchor} = 0) |")
+    print("|---|---:|")
+    for name, r in sorted(ratings.items(), key=lambda kv: -kv[1]):
+        print(f"| {name} | {r:+.0f} |")
+    return ratings
+
+
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -95,7 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--json", type=Path, default=None, help="write the counts here")
+    p.add_argument("--ratings-from", type=Path, default=None, help="only fit the ratings of a --json file's counts")
     args = p.parse_args(argv)
+    if args.ratings_from is not None:
+        data = json.loads(args.ratings_from.read_text())
+        print_ratings([(r["bot"], r["against"], r["wins"], r["matches"]) for r in data["pairings"]]
+                      + [(f"ismcts:{c['playouts']}", data["args"]["curve_opponent"], c["wins"], c["matches"])
+                         for c in data["curve"]])
+        return 0
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     pairs: list[tuple[str, str, int]] = []
@@ -123,14 +143,6 @@ def main(argv: list[str] | None = None) -> int:
                          "seconds": round(time.perf_counter() - t0, 1)})
             print(f"| {label(spec, options)} | {a} | {b} | {n} | {won} | {pct(ci.estimate)} "
                   f"[{pct(ci.low)}, {pct(ci.high)}] |", flush=True)
-    ratings: dict[str, float] = {}
-    if results:
-        anchor = "random" if any("random" in (a, b) for a, b, _, _ in results) else results[0][1]
-        ratings = bradley_terry(results, anchor)
-        print(f"\n| bot | Elo (Bradley-Terry over every pairing and table, {anchor} = 0) |")
-        print("|---|---:|")
-        for name, r in sorted(ratings.items(), key=lambda kv: -kv[1]):
-            print(f"| {name} | {r:+.0f} |")
     curve: list[dict[str, Any]] = []
     if args.budgets:
         spec, options = table(args.curve_table)
@@ -144,8 +156,10 @@ def main(argv: list[str] | None = None) -> int:
             ci = wilson(won, n)
             secs = time.perf_counter() - t0
             curve.append({"playouts": budget, "wins": won, "matches": n, "seconds": round(secs, 1)})
+            results.append((f"ismcts:{budget}", args.curve_opponent, won, n))
             print(f"| {budget} | {won}/{n} | {pct(ci.estimate)} [{pct(ci.low)}, {pct(ci.high)}] | {secs:.0f} |",
                   flush=True)
+    ratings = print_ratings(results)
     print(f"\nwall time {time.perf_counter() - started:.0f} s")
     if args.json is not None:
         args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)}, "pairings": rows,

@@ -332,7 +332,9 @@ class IsmctsBot:
         self.belief = belief              # None: the other seats' calls say nothing of their cards
         self.model = RolloutPolicy(self.rng.getrandbits(32))
         self.fallbacks = 0                # decisions whose worlds could not all be rebuilt
-        self.decisions = 0
+        self.decisions = 0                # decisions searched (a single legal action is not)
+        self.sampled = 0                  # worlds sampled, and of those, the fallbacks
+        self.unreplayed = 0
 
     def choose(self, state: State, seat: int) -> str:
         legal = state.legal_actions(seat)
@@ -348,6 +350,8 @@ class IsmctsBot:
                                     belief=1.0 if self.belief is None else self.belief)
             worlds.append(world)
             consistent = consistent and ok
+            self.sampled += 1
+            self.unreplayed += not ok
         if not consistent:
             self.fallbacks += 1
         root = Node()
