@@ -36,6 +36,14 @@ EXTENSIONS: tuple[str, ...] = (
 )
 
 
+def _bot_name(name: str) -> str:
+    """A name `interpreter.bots.BOTS` knows, with its parameter if any (`ismcts:400`)."""
+    from interpreter.bots import BOTS
+    if name not in BOTS:
+        raise argparse.ArgumentTypeError(f"no bot named {name!r}; bots: {', '.join(BOTS)} (ismcts:N for a budget)")
+    return name
+
+
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from interpreter.bots import BOTS
     from interpreter.engine.game import load_game
@@ -161,8 +169,9 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="print a bots' match, or sit at a seat (--human) and play against bots")
     p.add_argument("spec", help="a bundled spec name or a spec file")
-    p.add_argument("--bots", choices=["random", "heuristic"], default="random",
-                   help="the bots that fill the seats (the transcript plays random bots)")
+    p.add_argument("--bots", type=_bot_name, default="random", metavar="BOT",
+                   help="the bots that fill the seats: random, heuristic, ismcts (ismcts:N for N playouts "
+                        "a decision; the transcript plays random bots)")
     p.add_argument("--human", type=int, default=None, metavar="SEAT",
                    help="sit at this seat and play interactively on the terminal board")
     p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots (replayable)")

@@ -558,7 +558,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("spec", help="a bundled spec name or a spec file")
     p.add_argument("--matches", type=int, required=True, help="how many matches to play")
     p.add_argument("--bots", default="random",
-                   help="bot names, one per seat cycling: random, heuristic, or e.g. heuristic,random")
+                   help="bot names, one per seat cycling: random, heuristic, ismcts (ismcts:N: N playouts a "
+                        "decision), or e.g. ismcts,heuristic")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: every core)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed, the same report")
     p.add_argument("--out", type=Path, default=None, help="write report.json, matches.csv and plots here")

@@ -19,7 +19,7 @@ def test_specs_lists_every_bundled_spec_with_its_options_and_the_bots(client) ->
     assert set(by_name) == set(bundled_names())
     for name in bundled_names():
         assert [o["name"] for o in by_name[name]["options"]] == [o.name for o in open_spec(name).options]
-    assert set(body["bots"]) == {"random", "heuristic"}
+    assert set(body["bots"]) == {"random", "heuristic", "ismcts"}
 
 
 def test_specs_name_their_options_in_the_asked_language(client) -> None:
@@ -140,7 +140,7 @@ def test_the_event_stream_resumes_from_since(client) -> None:
 
 def test_the_openapi_document_describes_every_route(client) -> None:
     doc = client.get("/api/openapi.json").json()
-    assert doc == document(sorted(bundled_names()), ["random", "heuristic"]) and doc["openapi"].startswith("3.")
+    assert doc == document(sorted(bundled_names()), ["random", "heuristic", "ismcts"]) and doc["openapi"].startswith("3.")
     assert doc["components"]["schemas"]["NewMatch"]["properties"]["spec"]["enum"] == sorted(bundled_names())
     api = next(r for r in client.app.routes if isinstance(r, Mount) and r.path == "/api")
     routed = {api.path + r.path for r in api.routes if isinstance(r, Route)}

@@ -1,4 +1,4 @@
-"""The bots that fill server seats, usable from Python too (interpreter/bots.py): the
+"""The bots that fill server seats, usable from Python too (interpreter/bots/): the
 heuristic bot bets with strong hands and declines weak ones, beats the random bot, and both
 play every bundled spec to the end through the public State API."""
 from __future__ import annotations
@@ -8,15 +8,16 @@ import pytest
 from rulespec.load import bundled_names
 
 from interpreter import Deal, load_game
-from interpreter.bots import BOTS, HeuristicBot, RandomBot, play_out
+from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot, play_out
 
 STRONG = ("1e", "1b", "7e")           # the three best cards of the Argentine order
 WEAK = ("4c", "5o", "6e")             # among the worst: no two of a suit, low values
 
 
 def test_the_bot_names_are_the_server_and_command_line_names() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "ismcts"}
     assert isinstance(BOTS["heuristic"](1), HeuristicBot) and isinstance(BOTS["random"](1), RandomBot)
+    assert isinstance(BOTS["ismcts"](1), IsmctsBot) and "ismcts:40" in BOTS
 
 
 def test_a_strong_hand_bets() -> None:

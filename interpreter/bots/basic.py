@@ -1,18 +1,16 @@
-"""Bots that drive any spec through the public State API only.
+"""The simple bots: uniform random play and a heuristic over the seat's own view.
 
 A bot sees what its seat may see (`observation(seat)`) plus the compiled game's public
-tables (card strengths, hand values); it never reads another seat's cards. `BOTS` maps the
-names the command line and the server accept to bot factories.
+tables (card strengths, hand values); it never reads another seat's cards.
 """
 from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from interpreter.engine.rules import Rules
-from interpreter.engine.state import State, turns
+from interpreter.engine.state import State
 
 
 class Bot(Protocol):
@@ -224,19 +222,3 @@ class HeuristicBot:
             return by_strength[0]                          # a partner is winning: save the cards
         winners = [a for a in by_strength if pct[a.split()[1]] > best]
         return winners[0] if winners else by_strength[0]
-
-
-BotFactory = Callable[[int | None], Bot]
-
-BOTS: Mapping[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def play_out(state: State, bots: list[Bot], max_actions: int = 100_000) -> int:
-    """Play until the match ends, dealing each next hand; returns the number of actions."""
-    actions = 0
-    for seat in turns(state):
-        state.apply(bots[seat].choose(state, seat), seat=seat)
-        actions += 1
-        if actions >= max_actions:
-            raise RuntimeError(f"the match did not end within {max_actions} actions")
-    return actions

@@ -1,0 +1,443 @@
+"""Information-set Monte Carlo tree search over determinized deals, for any spec.
+
+The bot reads its seat's view only: `observation(seat)` and the events shown to that seat
+(`visible_events(seat)`), plus the compiled game's public tables. From those it samples deals
+of the cards it has not seen (a *determinization*), rebuilds the current hand on a copy of the
+match whose hidden cards are the sampled ones, and replays the hand's public actions on it.
+A sample is kept only when the replayed hand shows the seat exactly the events it saw (every
+action legal again, every announced value, declaration, refusal and score the same): the
+engine's own rules decide consistency, so no variant's constraint is written here.
+
+Search is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): one tree over the
+actions taken from the seat's information set, a fresh determinization per playout, UCB with
+availability counts, and a rollout to the end of the hand whose reward is the points won minus
+the points lost (a won or lost match counts in full).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulespec.errors import IllegalAction
+
+from interpreter.bots.basic import HeuristicBot, RandomBot
+from interpreter.engine.records import Deal
+from interpreter.engine.rules import Rules
+from interpreter.engine.state import State
+
+Event = dict[str, Any]
+
+
+# -- what the seat knows -------------------------------------------------------------------
+
+@dataclass
+class Knowledge:
+    """The current hand as one seat has seen it: each playing seat's cards where the seat saw
+    them (by position in the deal where it knows the position), the covered cards it did not
+    see, and the value constraints the hand's public events put on each seat's cards."""
+
+    seat: int
+    before: list[Event]                   # the seat's events before this hand's deal
+    hand: list[Event]                     # the seat's events of this hand, from its deal
+    playing: list[int]
+    turned: str | None
+    score_before: list[int]               # the score as the hand was dealt
+    view: dict[str, Any]                  # the seat's observation now (whose turn, what is pending)
+    slots: dict[int, list[str | None]] = field(default_factory=dict)   # seat -> card by deal position
+    seen: dict[int, list[str]] = field(default_factory=dict)           # seat -> cards seen, position unknown
+    hidden_covers: dict[int, int] = field(default_factory=dict)        # seat -> covered cards not seen
+    values: dict[int, list[tuple[str, int]]] = field(default_factory=dict)   # seat -> (value, announced)
+    holds: dict[int, list[str]] = field(default_factory=dict)          # seat -> values it declared it holds
+    at_most: dict[int, list[tuple[str, int]]] = field(default_factory=dict)   # seat -> (value, a bound it lost to)
+
+    def known(self, s: int) -> set[str]:
+        return {c for c in self.slots[s] if c is not None} | set(self.seen[s])
+
+
+def knowledge(state: State, seat: int) -> Knowledge:
+    """What `seat` knows of the hand in progress, read from its observation and its events only."""
+    g = state.game
+    obs = state.observation(seat)
+    events = state.visible_events(seat)
+    start = max(i for i, e in enumerate(events) if e["type"] == "deal")
+    hand = events[start:]
+    score_before = list(obs["score"])
+    first = next((e for e in hand if e["type"] == "score"), None)
+    if first is not None:
+        score_before = list(first["score"])
+        score_before[first["team"]] -= first["points"]
+    k = Knowledge(seat, events[:start], hand, list(obs["playing"]), obs["turned"], score_before, obs)
+    size = g.hand_size
+    for s in k.playing:
+        k.slots[s], k.seen[s], k.hidden_covers[s] = [None] * size, [], 0
+        k.values[s], k.holds[s], k.at_most[s] = [], [], []
+    by_position: dict[int, set[int]] = {s: set() for s in k.playing}
+    value_of = {c.name: c.value for c in g.contests}
+    for e in hand:
+        kind, who = e["type"], e.get("seat")
+        if not isinstance(who, int) or who not in k.slots:
+            continue
+        s = who
+        if kind == "hand":                  # the cards still held, in the order dealt
+            free = [i for i in range(size) if i not in by_position[s]]
+            for i, card in zip(free, e["cards"], strict=False):
+                k.slots[s][i] = card
+        elif kind == "action":
+            words = str(e["action"]).split()
+            if words[0] == "play" and len(words) > 1 and words[1].startswith("@"):
+                pos = int(words[1][1:]) - 1
+                by_position[s].add(pos)
+                if e.get("card") is not None:
+                    k.slots[s][pos] = e["card"]
+            elif words[0] in ("play", "cover") and len(words) > 1:
+                k.seen[s].append(words[1])
+            elif words[0] == "cover" and e.get("hidden"):
+                k.hidden_covers[s] += 1
+            elif words[0] == "cover" and e.get("card") is not None:
+                k.seen[s].append(e["card"])
+            elif words[0] in g.contest_of_call:
+                cont = g.contest_of_call[words[0]]
+                if cont.calls[words[0]].declare:
+                    k.holds[s].append(cont.value)
+        elif kind == "announce" and e.get("value") is not None and e.get("contest") in value_of:
+            k.values[s].append((value_of[e["contest"]], int(e["value"])))
+        elif kind == "revealed" and e.get("contest") in value_of and isinstance(e.get("value"), int):
+            k.values[s].append((value_of[e["contest"]], int(e["value"])))
+        elif kind == "contest_won" and e.get("contest") in value_of and isinstance(e.get("value"), int):
+            name, v = value_of[e["contest"]], int(e["value"])
+            k.values[s].append((name, v))          # the winner's value, shown; nobody else's is higher
+            for other in k.playing:
+                if other != s:
+                    k.at_most[other].append((name, v))
+    for s in k.playing:
+        placed = {c for c in k.slots[s] if c is not None}
+        k.seen[s] = [c for c in dict.fromkeys(k.seen[s]) if c not in placed]
+    return k
+
+
+# -- determinization -----------------------------------------------------------------------
+
+def _fits(g: Rules, k: Knowledge, s: int, cards: Sequence[str], turned: int | None) -> bool:
+    """The seat's sampled cards agree with the values it announced and the holdings it declared."""
+    idx = g.cards.index
+    hand = tuple(idx[c] for c in cards)
+    for name, value in k.values[s]:
+        if g.values[name](hand, turned) != value:
+            return False
+    for name, bound in k.at_most[s]:
+        mine = g.values[name](hand, turned)
+        if mine is not None and mine > bound:
+            return False
+    return all(g.values[name](hand, turned) is not None for name in k.holds[s])
+
+
+def sample_deal(g: Rules, k: Knowledge, rng: random.Random, tries: int = 200) -> tuple[Deal, dict[int, list[str]]]:
+    """A deal of the unseen cards consistent with the seat's knowledge of each seat's cards and
+    with the values announced and declared (rejection, seat by seat, the most constrained first;
+    past `tries` a seat keeps its last draw). Also the cards each seat covered unseen."""
+    size = g.hand_size
+    turned = None if k.turned is None else g.cards.index[k.turned]
+    seen_anywhere = {c for s in k.playing for c in k.known(s)}
+    if k.turned is not None:
+        seen_anywhere.add(k.turned)
+    pool = [c for c in g.cards.ids if c not in seen_anywhere]
+    hands: dict[int, list[str]] = {}
+    covered: dict[int, list[str]] = {}
+    order = sorted(k.playing, key=lambda s: -(2 * len(k.values[s]) + len(k.holds[s]) + len(k.at_most[s])))
+    for s in order:
+        known = k.known(s)
+        need = size - len(known)
+        constrained = bool(k.values[s] or k.holds[s] or k.at_most[s])
+        drawn: list[str] = []
+        for _ in range(tries if constrained else 1):
+            drawn = rng.sample(pool, need) if need > 0 else []
+            free = list(k.seen[s]) + drawn
+            rng.shuffle(free)
+            slots = list(k.slots[s])
+            it = iter(free)
+            cards = [c if c is not None else next(it) for c in slots]
+            if not constrained or _fits(g, k, s, cards, turned):
+                break
+        hands[s] = cards
+        covered[s] = drawn[:k.hidden_covers[s]]
+        taken = set(drawn)
+        pool = [c for c in pool if c not in taken]
+    deal = Deal(tuple(tuple(hands.get(s, ())) for s in range(g.num_players)), k.turned)
+    return deal, covered
+
+
+def _is_signal(g: Rules, e: Event) -> bool:
+    return e["type"] == "action" and g.signals is not None and str(e["action"]).split()[0] == g.signals.verb
+
+
+Model = Callable[[State, int], str]
+"""What a seat would do in a world, as the searching seat models it (None: no model)."""
+
+
+def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random,
+            model: Model | None = None, surprises: list[int] | None = None) -> State | None:
+    """The hand dealt again as `deal` on a copy of the match, its public actions replayed; None
+    when the replay shows the seat anything other than what it saw or sees now.
+
+    The copy keeps the match's public fields; everything hidden is replaced: the seat's
+    events stand for the log, a fresh generator for future deals, the sampled cards for the
+    hand, nothing for the scripted deals and held-back reveals."""
+    g = state.game
+    world = state.clone()
+    world.events = [dict(e) for e in k.before]
+    world.script = []
+    world.rng = random.Random(rng.getrandbits(64))
+    world.rng_shared = False
+    world.score = list(k.score_before)
+    world.match_over, world.winner = False, None
+    world.hand_over, world.redeal_same = True, True      # deal this hand again, to the same seats
+    world.hand_number -= 1
+    world.shows = []
+    world.next_hand(deal)
+    if world.seats != k.playing:
+        return None
+    queue = {s: list(c) for s, c in covered.items()}
+    missed = 0
+    try:
+        for e in k.hand:
+            if e["type"] != "action" or _is_signal(g, e):
+                continue
+            s, action = e["seat"], str(e["action"])
+            if model is not None and s != k.seat and action.split()[0] not in ("play", "cover") \
+                    and len(world.legal_actions(s)) > 1 and model(world, s) != action:
+                missed += 1                 # a call, answer or fold the model would not have made here
+            if action == "cover":               # a face down card: the seat's own, or one it did not see
+                action = f"cover {queue[s].pop(0) if e.get('hidden') else e['card']}"
+            world.apply(action, seat=s)
+    except (IllegalAction, IndexError, KeyError):
+        return None
+    shown = [e for e in world.visible_events(k.seat)[len(k.before):] if not _is_signal(g, e)]
+    if shown != [e for e in k.hand if not _is_signal(g, e)] or world.observation(k.seat) != k.view:
+        return None                 # e.g. a seat the sample gives a flor would have to answer now
+    if surprises is not None:
+        surprises.append(missed)
+    return world
+
+
+def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random) -> State:
+    """The fallback world: a copy of the match whose cards are the sampled deal as it stands now,
+    without replaying: each seat's deal, the cards it still holds (its deal less what it was seen
+    to play and what it covered unseen) and the faces of its unseen covered cards. It keeps every
+    card the seat saw but may break a constraint the sampler could not meet."""
+    g = state.game
+    idx = g.cards.index
+    world = state.clone()
+    world.events = [dict(e) for e in k.before] + [dict(e) for e in k.hand]
+    world.script = []
+    world.rng = random.Random(rng.getrandbits(64))
+    world.rng_shared = False
+    world.shows = []
+    for s in k.playing:
+        hidden = [idx[c] for c in covered.get(s, [])]
+        faces = iter(hidden)
+        for trick in [*world.history, world.trick]:
+            for i, (p, c, cov) in enumerate(trick):
+                if p == s and cov and s != k.seat:
+                    trick[i] = (p, next(faces, c), cov)
+        dealt = tuple(idx[c] for c in deal.hands[s])
+        gone = {c for trick in [*world.history, world.trick] for p, c, _ in trick if p == s}
+        world.dealt[s] = dealt
+        world.hands[s] = [c for c in dealt if c not in gone][:len(state.hands[s])]
+    world._legal = None
+    return world
+
+
+def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, model: Model | None = None,
+                belief: float = 0.25) -> tuple[State, bool]:
+    """A world the seat cannot tell from the real one, and whether it was rebuilt consistently
+    (False: the fallback `overwrite`, after `tries` rejected deals).
+
+    With a `model` of the other seats, a consistent world in which the model would have made
+    `m` of their calls and answers differently is kept with probability `belief ** m`: the
+    calls made and refused tell of the cards behind them, as far as the model is right. Past
+    `tries`, the consistent world the model found least surprising is kept."""
+    k = knowledge(state, seat)
+    deal = None
+    best: tuple[int, State] | None = None
+    for _ in range(tries):
+        deal, covered = sample_deal(state.game, k, rng)
+        surprises: list[int] = []
+        world = rebuild(state, k, deal, covered, rng, model, surprises)
+        if world is None:
+            continue
+        missed = surprises[0] if surprises else 0
+        if missed == 0 or rng.random() < belief ** missed:
+            return world, True
+        if best is None or missed < best[0]:
+            best = (missed, world)
+    if best is not None:
+        return best[1], True
+    assert deal is not None
+    return overwrite(state, k, deal, covered, rng), False
+
+
+# -- search --------------------------------------------------------------------------------
+
+class RolloutPolicy(HeuristicBot):
+    """The heuristic, less its one endless habit: where a spec lets a call be raised by itself
+    again (`max` unset), two strong hands would raise it forever; here a call is never answered
+    with itself."""
+
+    def _answer(self, g: Rules, t: Any, obs: dict[str, Any], legal: list[str], kinds: dict[str, list[str]],
+                power: float, call: str) -> str:
+        kinds = {**kinds, "contest": [a for a in kinds["contest"] if a != call],
+                 "stake": [a for a in kinds["stake"] if a != call]}
+        return super()._answer(g, t, obs, legal, kinds, power, call)
+
+
+ROLLOUT_CAP = 200
+"""Actions a rollout takes by its policy before it plays at random: a guard against any other
+policy loop a spec allows."""
+
+
+class Node:
+    """A node of the single-observer tree: reached by an action sequence from the root."""
+
+    __slots__ = ("children", "visits", "avail", "total")
+
+    def __init__(self) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0           # reward summed for the team that took the action into this node
+
+
+class IsmctsBot:
+    """Information-set MCTS with determinization; a budget of playouts (or milliseconds) a
+    decision. Deterministic for a seed with a playout budget."""
+
+    def __init__(self, seed: int | None = None, playouts: int = 150, milliseconds: int | None = None,
+                 exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
+                 spread: float = 1.2, opponents: str = "policy", belief: float | None = 0.25) -> None:
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.milliseconds = milliseconds
+        self.exploration = exploration
+        self.worlds = worlds              # determinizations sampled a decision, shared by its playouts
+        self.spread = spread              # the match's noise per point still needed (`_rewards`)
+        self.opponents = opponents        # "policy": other seats play the rollout policy on their
+        # sampled cards; "tree": every seat's actions are searched in the one tree (plain SO-ISMCTS)
+        self.policy: HeuristicBot | RandomBot = RolloutPolicy(self.rng.getrandbits(32)) \
+            if rollout == "heuristic" else RandomBot(self.rng.getrandbits(32))
+        self.fallback_policy = RandomBot(self.rng.getrandbits(32))
+        self.belief = belief              # None: the other seats' calls say nothing of their cards
+        self.model = RolloutPolicy(self.rng.getrandbits(32))
+        self.fallbacks = 0                # decisions whose worlds could not all be rebuilt
+        self.decisions = 0                # decisions searched (a single legal action is not)
+        self.sampled = 0                  # worlds sampled, and of those, the fallbacks
+        self.unreplayed = 0
+
+    def choose(self, state: State, seat: int) -> str:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        self.decisions += 1
+        rng = self.rng
+        count = self.worlds if self.milliseconds is None else self.worlds
+        worlds: list[State] = []
+        consistent = True
+        for _ in range(max(1, min(count, self.playouts))):
+            world, ok = determinize(state, seat, rng, model=None if self.belief is None else self.model.choose,
+                                    belief=1.0 if self.belief is None else self.belief)
+            worlds.append(world)
+            consistent = consistent and ok
+            self.sampled += 1
+            self.unreplayed += not ok
+        if not consistent:
+            self.fallbacks += 1
+        root = Node()
+        team_of = state.game.team_of
+        start_score = list(worlds[0].score)
+        deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
+        n = 0
+        while True:
+            if deadline is None:
+                if n >= self.playouts:
+                    break
+            elif n > 0 and time.perf_counter() >= deadline:
+                break
+            world = worlds[n % len(worlds)].clone()
+            self._playout(root, world, team_of, start_score, seat)
+            n += 1
+        best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
+                                         root.children[a].total if a in root.children else 0.0))
+        return best
+
+    def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int], seat: int) -> None:
+        path: list[tuple[Node, int]] = []          # node entered, team that chose the action into it
+        node = root
+        c = self.exploration
+        rng = self.rng
+        modelled = self.opponents == "policy"
+        # selection and expansion
+        while not world.hand_over:
+            actor = world.current_player()
+            assert actor is not None
+            if modelled and actor != seat:
+                # another seat acts by the policy, on the cards this world gives it; the tree
+                # goes on under the action as the searching seat sees it
+                action = self.policy.choose(world, actor)
+                world.apply(action, seat=actor)
+                key = "cover" if action.startswith("cover ") else action
+                node = node.children.setdefault(f"{actor}:{key}", Node())
+                continue
+            legal = world.legal_actions(actor)
+            for a in legal:
+                child = node.children.get(a)
+                if child is not None:
+                    child.avail += 1
+            unseen = [a for a in legal if a not in node.children]
+            if unseen:
+                action = rng.choice(unseen)
+                child = node.children[action] = Node()
+                child.avail = 1
+                world.apply(action, seat=actor)
+                path.append((child, team_of[actor]))
+                break
+            log = math.log
+            action = max(legal, key=lambda a: node.children[a].total / node.children[a].visits
+                         + c * math.sqrt(log(node.children[a].avail) / node.children[a].visits))
+            node = node.children[action]
+            world.apply(action, seat=actor)
+            path.append((node, team_of[actor]))
+        # rollout to the end of the hand
+        policy = self.policy
+        steps = 0
+        while not world.hand_over:
+            actor = world.current_player()
+            assert actor is not None
+            steps += 1
+            if steps > ROLLOUT_CAP:
+                policy = self.fallback_policy
+            world.apply(policy.choose(world, actor), seat=actor)
+        rewards = self._rewards(world, start)
+        for child, team in path:
+            child.visits += 1
+            child.total += rewards[team]
+
+    def _rewards(self, world: State, start: list[int]) -> list[float]:
+        """Each team's reward in [-1, 1]: a won or lost match in full, otherwise the match as the
+        score leaves it, `2 * P(win) - 1`. P(win) reads the points each team still needs as a
+        race of hands (a normal approximation, `spread` points of noise per point needed), so a
+        point counts for more near the target and a call that risks the match weighs as much
+        as the match: a flat points reward would rate a falta envido like a few hands."""
+        teams = len(start)
+        if world.match_over and world.winner is not None:
+            return [1.0 if t == world.winner else -1.0 for t in range(teams)]
+        target = world.game.target
+        need = [max(1, target - world.score[t]) for t in range(teams)]
+        out = []
+        for t in range(teams):
+            rival = min(need[u] for u in range(teams) if u != t)
+            z = (rival - need[t]) / (self.spread * math.sqrt(need[t] + rival))
+            out.append(math.erf(z / math.sqrt(2)))          # 2 * Phi(z) - 1
+        return out
