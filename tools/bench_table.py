@@ -36,7 +36,7 @@ def rows(reports: list[dict[str, Any]]) -> list[str]:
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in reports:
         ours, peer, ratio = r["interpreter"], r["peer"], r["ratios"]
-        reference = r["reference_ratios"].get("hands_per_s")
+        reference = r["reference_ratios"].get("hands_per_s") if (r["reference"] or {}).get("same_rules") else None
         cells = [f"`{r['spec']}`", str(ours["players"]), f"{ours['hands_per_s']:,.0f}", f"{ours['actions_per_s']:,.0f}",
                  f"{reference:.2f}×" if reference else "—"]
         cells += [f"{peer['hands_per_s']:,.0f}", f"{ratio['hands_per_s']:.1f}×", f"{ratio['actions_per_s']:.1f}×"] \

@@ -10,8 +10,8 @@ engine's own rules decide consistency, so no variant's constraint is written her
 
 Search is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): one tree over the
 actions taken from the seat's information set, a fresh determinization per playout, UCB with
-availability counts, and a rollout to the end of the hand whose reward is the points won minus
-the points lost (a won or lost match counts in full).
+availability counts, and a rollout to the end of the hand whose reward is the team's chance of
+winning the match from the score it leaves (a won or lost match counts in full).
 """
 from __future__ import annotations
 
@@ -283,9 +283,10 @@ def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, mo
 # -- search --------------------------------------------------------------------------------
 
 class RolloutPolicy(HeuristicBot):
-    """The heuristic, less its one endless habit: where a spec lets a call be raised by itself
-    again (`max` unset), two strong hands would raise it forever; here a call is never answered
-    with itself."""
+    """The heuristic as a rollout plays it: a call is never answered with itself. The heuristic
+    bot remembers the contests it raised in a hand, which ends a chain a spec leaves uncapped;
+    a policy shared by every playout of a decision cannot lean on a memory that outlives one
+    playout, so it refuses the self-raise outright."""
 
     def _answer(self, g: Rules, t: Any, obs: dict[str, Any], legal: list[str], kinds: dict[str, list[str]],
                 power: float, call: str) -> str:
