@@ -13,6 +13,7 @@ being counted by what it pays.
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -27,10 +28,9 @@ from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concret
 from interpreter.designer.replay import deal_case
 from interpreter.engine.contests import accepted_pays
 from interpreter.engine.game import Deal, Game
-from interpreter.engine.match import names
+from interpreter.engine.match import Match, names
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
 from interpreter.engine.rules import CompiledContest
-from interpreter.engine.serial import copy_into
 from interpreter.engine.state import State
 
 REPEATS = 2
@@ -60,7 +60,7 @@ FORMULA_FAILURES = (TrucoError, ArithmeticError, LookupError, TypeError, ValueEr
 """How a spec's formulas, or the engine running them, fail on a defective spec: a finding of
 the walk, never raised out of it."""
 
-Key = str
+Key = Any
 Scope = Literal["all", "tricks", "first trick"]
 
 
@@ -200,9 +200,7 @@ def _record_fields(kind: type) -> tuple[str, ...] | None:
 def fork(st: State) -> State:
     """A copy for exploring (`serial.copy_into` within a hand): it shares the random generator,
     since no action within a hand draws from it, and starts an empty event log."""
-    new = State(st.game, st.rng, st.seed)
-    copy_into(st, new, within_hand=True)
-    return new
+    return st.fork()
 
 
 def _freeze(value: Any) -> Any:
@@ -219,6 +217,32 @@ def _freeze(value: Any) -> Any:
     if names is None:
         return value
     return tuple(_freeze(getattr(value, name)) for name in names)
+
+
+_GONE = ("score left out",)
+"""The key's score where the score no longer matters."""
+_ATOM_TYPES = frozenset({"int", "bool", "str", "int | None", "str | None", "bool | None"})
+"""The declared types of the fields that enter a key as they are."""
+_FLAT_TYPES = frozenset({"list[int]", "list[str]", "list[Played]", "list[tuple[int, ...]]"})
+"""The declared types of the fields that enter a key as a tuple of their items."""
+
+
+def _hashable(value: Any) -> Any:
+    """`value` with every list in it a tuple (an abstract deal's answers may be lists)."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def _count_key(st: State) -> Any:
+    c = st.count
+    if c is None:
+        return None
+    best = c.best_value
+    if isinstance(st.facts, AbstractDeal) and best >= 0:
+        best = st.facts.rank(st.game.contests[c.contest].value, best)
+    return (c.contest, tuple(c.order), c.index, c.best_seat, best)
 
 
 class Keys:
@@ -258,10 +282,34 @@ class Keys:
         self.chain_reads = sorted({a.value for f in _formulas(spec) for n in walk(f.expr)
                                    if isinstance(n, Call) and n.name == "in_chain" for a in n.args
                                    if isinstance(a, Str)})
+        self.ended = False
+        """Whether the chain `chain` last gave is whether its points end the match."""
+        self._readers()
 
     def __call__(self, st: State, forget: bool = True) -> Key:
         """The key of `st`; with `forget`, its abstract deal first drops the answers the
-        engine will not ask again (not after a choice just made: that would undo it)."""
+        engine will not ask again (not after a choice just made: that would undo it).
+
+        A tuple of the fields, each made hashable by a reader chosen once per field: two keys
+        are equal exactly when the `repr` of their fields would be (`repr_key`), at a third of
+        the cost. Where a slot may hold values that compare equal but print apart (whether a
+        count's points end the match, `True`, beside the points themselves, `1`), the key
+        keeps them apart with a tag."""
+        if forget and isinstance(st.facts, AbstractDeal):
+            st.facts.forget(st)
+        self.shut_of = None
+        self.score_in_pays = False
+        contests = tuple([c.status if c.status == CLOSED else
+                          (c.status, self.chain(st, i), tuple(c.declared), self.ended)
+                          for i, c in enumerate(st.contests)])
+        # `score_in_pays` is set by `chain`, which has run
+        score = _GONE if self.score_in_pays or not self.score_matters(st) else tuple(st.score)
+        rest = [read(st) for read in self.readers]
+        return (contests, score, self.atoms(st), *rest)
+
+    def repr_key(self, st: State, forget: bool = True) -> str:
+        """The key as it was first written, the `repr` of the fields: what `__call__` must
+        partition states as (a test holds them to it)."""
         if forget and isinstance(st.facts, AbstractDeal):
             st.facts.forget(st)
         self.shut_of = None
@@ -292,6 +340,40 @@ class Keys:
             out.append(value)
         return repr(out)
 
+    def _readers(self) -> None:
+        """How each kept field enters the key: the fields that hold a number, a flag, a text or
+        None in one `attrgetter`, the rest each by a reader of its own."""
+        annotations = {f.name: str(f.type) for f in fields(Match)}
+        atoms = [n for n in self.fields if annotations[n] in _ATOM_TYPES and n != "calls_made"]
+        self.atoms = operator.attrgetter(*atoms) if len(atoms) > 1 else (
+            (lambda st, n=atoms[0]: (getattr(st, n),)) if atoms else (lambda st: ()))
+        readers: list[Callable[[State], Any]] = []
+        for name in self.fields:
+            if name in atoms or name in ("contests", "score"):
+                continue
+            readers.append(self._reader(name, annotations[name]))
+        self.readers = readers
+
+    def _reader(self, name: str, kind: str) -> Callable[[State], Any]:
+        get = operator.attrgetter(name)
+        if name == "calls_made":
+            cap = self.calls_cap
+            return get if cap is None else (lambda st: min(st.calls_made, cap))
+        if name == "count":
+            return _count_key
+        if name == "facts":
+            return lambda st: None if st.facts is None else st.facts.key()
+        if name == "hands":
+            return lambda st: tuple(map(tuple, st.hands))
+        if name in ("pending", "suspended"):
+            return lambda st: None if (p := get(st)) is None else (
+                p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
+        if kind in _FLAT_TYPES:                      # a list of numbers, texts or tuples of them
+            return lambda st: tuple(get(st))
+        if kind.startswith("set["):
+            return lambda st: tuple(sorted(get(st)))
+        return lambda st: _hashable(_freeze(get(st)))
+
     def chain(self, st: State, index: int) -> Any:
         """A contest's chain; while it is counted, what it pays each seat that may win the
         count (and how often it holds each call `in_chain` asks about): nothing else reads an
@@ -301,8 +383,9 @@ class Keys:
         immediately`, points past a team's target are all one: they end the match."""
         chain = st.contests[index].chain
         c = st.count
+        self.ended = False
         if c is None or c.contest != index or not self.paid_in_count[index]:
-            return chain
+            return tuple(chain)
         game = st.game
         cont = game.contests[index]
         try:
@@ -313,7 +396,7 @@ class Keys:
             else:
                 pays = [accepted_pays(st, game, cont, seat, c.order) for seat in c.order]
         except FORMULA_FAILURES:
-            return chain                            # a failing payoff: found when the count ends
+            return tuple(chain)                     # a failing payoff: found when the count ends
         score, team_of = st.score, game.team_of
         if self.ends_at_once:                       # points past the target all end the match alike
             pays = [min(max(p, 0), max(game.target - score[team_of[seat]], 0))
@@ -324,6 +407,7 @@ class Keys:
             ends = [self.ends_at_once and score[team_of[seat]] + p >= game.target
                     for seat, p in zip(c.order, pays, strict=True)]
             self.score_in_pays = not self.score_beside_pay[index]   # unless the count reads it
+            self.ended = True
             return tuple(ends), self.in_chain(chain)
         return tuple(pays), self.in_chain(chain)
 
