@@ -284,6 +284,8 @@ class Keys:
                                    if isinstance(a, Str)})
         self.ended = False
         """Whether the chain `chain` last gave is whether its points end the match."""
+        self.memo: dict[Any, tuple[Any, Any]] = {}
+        """The contests' and the score's part of the key, by what they are worked out from."""
         self._readers()
 
     def __call__(self, st: State, forget: bool = True) -> Key:
@@ -299,13 +301,23 @@ class Keys:
             st.facts.forget(st)
         self.shut_of = None
         self.score_in_pays = False
-        contests = tuple([c.status if c.status == CLOSED else
-                          (c.status, self.chain(st, i), tuple(c.declared), self.ended)
-                          for i, c in enumerate(st.contests)])
-        # `score_in_pays` is set by `chain`, which has run
-        score = _GONE if self.score_in_pays or not self.score_matters(st) else tuple(st.score)
-        rest = [read(st) for read in self.readers]
-        return (contests, score, self.atoms(st), *rest)
+        rest = tuple([read(st) for read in self.readers])
+        atoms = self.atoms(st)
+        score = tuple(st.score)
+        c = st.count
+        # what the chain's and the score's part of the key read, but a count's progress
+        # (which a counted chain's payoff does not read: `_pays_alike`)
+        base = (atoms, rest, st.calls_made, score, None if c is None else (c.contest, tuple(c.order)),
+                tuple([(x.status, tuple(x.chain), tuple(x.declared)) for x in st.contests]))
+        known = self.memo.get(base)
+        if known is None:
+            contests = tuple([x.status if x.status == CLOSED else
+                              (x.status, self.chain(st, i), tuple(x.declared), self.ended)
+                              for i, x in enumerate(st.contests)])
+            # `score_in_pays` is set by `chain`, which has run
+            kept = _GONE if self.score_in_pays or not self.score_matters(st) else score
+            known = self.memo[base] = (contests, kept)
+        return (*known, atoms, rest, _count_key(st))
 
     def repr_key(self, st: State, forget: bool = True) -> str:
         """The key as it was first written, the `repr` of the fields: what `__call__` must
@@ -349,7 +361,7 @@ class Keys:
             (lambda st, n=atoms[0]: (getattr(st, n),)) if atoms else (lambda st: ()))
         readers: list[Callable[[State], Any]] = []
         for name in self.fields:
-            if name in atoms or name in ("contests", "score"):
+            if name in atoms or name in ("contests", "score", "count"):
                 continue
             readers.append(self._reader(name, annotations[name]))
         self.readers = readers
@@ -359,8 +371,6 @@ class Keys:
         if name == "calls_made":
             cap = self.calls_cap
             return get if cap is None else (lambda st: min(st.calls_made, cap))
-        if name == "count":
-            return _count_key
         if name == "facts":
             return lambda st: None if st.facts is None else st.facts.key()
         if name == "hands":
@@ -370,6 +380,8 @@ class Keys:
                 p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
         if kind in _FLAT_TYPES:                      # a list of numbers, texts or tuples of them
             return lambda st: tuple(get(st))
+        if name == "plan":
+            return lambda st: tuple([(f, tuple(seats)) for f, seats in st.plan])
         if kind.startswith("set["):
             return lambda st: tuple(sorted(get(st)))
         return lambda st: _hashable(_freeze(get(st)))
