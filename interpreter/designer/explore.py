@@ -743,15 +743,23 @@ class _Walk:
         cards, with the choices that lead there and the action last."""
         last = f"{seat} {action}"
         out: list[tuple[State, list[Step]]] = []
-        todo: list[tuple[State, list[Step]]] = [(st, [])]
+        # each try is one copy of `st`, with the answers chosen so far decided on it
+        todo: list[tuple[list[tuple[Any, Any]], list[Step]]] = [([], [])]
         while todo:
-            base, chosen = todo.pop()
-            child = fork(base)
+            decisions, chosen = todo.pop()
+            child = fork(st)
+            if decisions:
+                facts = child.facts
+                assert isinstance(facts, AbstractDeal)
+                for fact, answer in decisions:
+                    facts.decide(fact, answer)
+                child._legal = None
             try:
                 child.apply(action)
             except Undecided as q:
                 self.out.choices += 1
-                todo += [(_decided(base, q, answer), [*chosen, ("fact", (q.fact, answer))]) for answer in q.choices]
+                todo += [([*decisions, (q.fact, answer)], [*chosen, ("fact", (q.fact, answer))])
+                         for answer in q.choices]
                 continue
             except IllegalAction as err:
                 self.found("refused", "a legal action is refused", self.span_of(st),
@@ -769,7 +777,7 @@ class _Walk:
                            lambda steps=steps: self.path(i, steps),  # type: ignore[misc]
                            detail=f"from {st.score} to {child.score}")
             if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
-                self.check_resolves(base, child, action, lambda steps=steps: self.path(i, steps))  # type: ignore[misc]
+                self.check_resolves(st, child, action, lambda steps=steps: self.path(i, steps))  # type: ignore[misc]
             out.append((child, steps))
         return out
 

@@ -158,7 +158,8 @@ def test_a_warning_of_the_quick_checks_is_fixed_before_any_walk(tmp_path: Path,
     quick = diagnose(str(spec), fixed=fixed)
     assert quick.stopped and quick.explored == 0 and quick.states == 0
     full = diagnose(str(spec), fixed=fixed, keep_going=True)
-    assert not full.stopped and full.explored == 6 and full.states > 0      # 3 table sizes, lights on and off
+    # every triple of 3 table sizes, teg's two falta readings and the lights: all 12 combinations
+    assert not full.stopped and full.explored == 12 and full.states > 0
     assert [str(f.diagnostic) for f in full.findings] == [str(f.diagnostic) for f in quick.findings]
     assert main(["check", str(spec), "-o", "flor=false", "-o", "target=30"]) == 1
     out = capsys.readouterr().out
