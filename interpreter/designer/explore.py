@@ -28,7 +28,7 @@ from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concret
 from interpreter.designer.replay import deal_case
 from interpreter.engine.contests import accepted_pays
 from interpreter.engine.game import Deal, Game
-from interpreter.engine.match import Match, names
+from interpreter.engine.match import names
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
 from interpreter.engine.rules import CompiledContest
 from interpreter.engine.state import State
@@ -221,10 +221,14 @@ def _freeze(value: Any) -> Any:
 
 _GONE = ("score left out",)
 """The key's score where the score no longer matters."""
-_ATOM_TYPES = frozenset({"int", "bool", "str", "int | None", "str | None", "bool | None"})
-"""The declared types of the fields that enter a key as they are."""
-_FLAT_TYPES = frozenset({"list[int]", "list[str]", "list[Played]", "list[tuple[int, ...]]"})
-"""The declared types of the fields that enter a key as a tuple of their items."""
+_ATOM_FIELDS = frozenset({"seed", "rng_shared", "dealer", "hand_number", "match_over", "winner", "hand_over",
+                          "hand_format", "mano", "turn", "leader", "trick_no", "stake_level", "worth", "base_worth",
+                          "stake_owner", "stake_calls", "turned", "blind", "forbid", "redeal_same"})
+"""The fields of a match (match.py) that hold a number, a flag, a text or None: they enter a
+key as they are. Named here rather than read from the declarations, whose types a compiled
+engine gives as classes; a field named nowhere here is frozen whole (`_freeze`)."""
+_FLAT_FIELDS = frozenset({"score", "seats", "played", "special", "results", "dealt", "trick"})
+"""The fields that are lists of numbers, texts or tuples of them: a tuple of their items."""
 
 
 def _hashable(value: Any) -> Any:
@@ -355,18 +359,17 @@ class Keys:
     def _readers(self) -> None:
         """How each kept field enters the key: the fields that hold a number, a flag, a text or
         None in one `attrgetter`, the rest each by a reader of its own."""
-        annotations = {f.name: str(f.type) for f in fields(Match)}
-        atoms = [n for n in self.fields if annotations[n] in _ATOM_TYPES and n != "calls_made"]
+        atoms = [n for n in self.fields if n in _ATOM_FIELDS]
         self.atoms = operator.attrgetter(*atoms) if len(atoms) > 1 else (
             (lambda st, n=atoms[0]: (getattr(st, n),)) if atoms else (lambda st: ()))
         readers: list[Callable[[State], Any]] = []
         for name in self.fields:
             if name in atoms or name in ("contests", "score", "count"):
                 continue
-            readers.append(self._reader(name, annotations[name]))
+            readers.append(self._reader(name))
         self.readers = readers
 
-    def _reader(self, name: str, kind: str) -> Callable[[State], Any]:
+    def _reader(self, name: str) -> Callable[[State], Any]:
         get = operator.attrgetter(name)
         if name == "calls_made":
             cap = self.calls_cap
@@ -378,11 +381,11 @@ class Keys:
         if name in ("pending", "suspended"):
             return lambda st: None if (p := get(st)) is None else (
                 p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
-        if kind in _FLAT_TYPES:                      # a list of numbers, texts or tuples of them
+        if name in _FLAT_FIELDS:                    # a list of numbers, texts or tuples of them
             return lambda st: tuple(get(st))
         if name == "plan":
             return lambda st: tuple([(f, tuple(seats)) for f, seats in st.plan])
-        if kind.startswith("set["):
+        if name in ("called", "accepted"):
             return lambda st: tuple(sorted(get(st)))
         return lambda st: _hashable(_freeze(get(st)))
 
