@@ -55,7 +55,10 @@ class AbstractDeal:
     chosen: dict[Fact, Any] = field(default_factory=dict)
 
     def copy(self) -> AbstractDeal:
-        return AbstractDeal(self.game, dict(self.chosen))
+        new = object.__new__(AbstractDeal)          # at every copy of a state: no __init__ to run
+        new.game = self.game
+        new.chosen = self.chosen.copy()
+        return new
 
     def decide(self, fact: Fact, answer: Any) -> None:
         """Choose `answer`; the seats a comparison puts on top get one value, above all."""

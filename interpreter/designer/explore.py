@@ -13,7 +13,6 @@ being counted by what it pays.
 from __future__ import annotations
 
 import itertools
-import operator
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,9 +39,10 @@ MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
 MAX_VISITS = 5 * MAX_STATES
 """States visited (hands ended included) per sample deal's walk before it stops too."""
-ABSTRACT_STATES = 100_000
+ABSTRACT_STATES = 250_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
-report says so): every bundled combination fits (the largest, 86,338), a larger variant may not."""
+report says so): every bundled combination of every triple of option values fits but one of
+reglamento's (docs/checker.md); the largest that fits, 241,528 (about 800 MB in one process)."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
 """States visited (hands ended included) by the walk over every deal before it gives way too."""
 MAX_ACTIONS = 500
@@ -239,6 +239,10 @@ def _hashable(value: Any) -> Any:
     return value
 
 
+def _pending_key(p: Any) -> Any:
+    return None if p is None else (p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
+
+
 def _count_key(st: State) -> Any:
     c = st.count
     if c is None:
@@ -305,13 +309,12 @@ class Keys:
             st.facts.forget(st)
         self.shut_of = None
         self.score_in_pays = False
-        rest = tuple([read(st) for read in self.readers])
-        atoms = self.atoms(st)
+        rest = self.rest(st)
         score = tuple(st.score)
         c = st.count
         # what the chain's and the score's part of the key read, but a count's progress
         # (which a counted chain's payoff does not read: `_pays_alike`)
-        base = (atoms, rest, st.calls_made, score, None if c is None else (c.contest, tuple(c.order)),
+        base = (rest, st.calls_made, score, None if c is None else (c.contest, tuple(c.order)),
                 tuple([(x.status, tuple(x.chain), tuple(x.declared)) for x in st.contests]))
         known = self.memo.get(base)
         if known is None:
@@ -321,7 +324,7 @@ class Keys:
             # `score_in_pays` is set by `chain`, which has run
             kept = _GONE if self.score_in_pays or not self.score_matters(st) else score
             known = self.memo[base] = (contests, kept)
-        return (*known, atoms, rest, _count_key(st))
+        return (*known, rest, _count_key(st))
 
     def repr_key(self, st: State, forget: bool = True) -> str:
         """The key as it was first written, the `repr` of the fields: what `__call__` must
@@ -357,37 +360,40 @@ class Keys:
         return repr(out)
 
     def _readers(self) -> None:
-        """How each kept field enters the key: the fields that hold a number, a flag, a text or
-        None in one `attrgetter`, the rest each by a reader of its own."""
-        atoms = [n for n in self.fields if n in _ATOM_FIELDS]
-        self.atoms = operator.attrgetter(*atoms) if len(atoms) > 1 else (
-            (lambda st, n=atoms[0]: (getattr(st, n),)) if atoms else (lambda st: ()))
-        readers: list[Callable[[State], Any]] = []
+        """How the kept fields enter the key: one function, written out for this game's fields
+        (as `dataclasses` writes its methods), reads them all into a tuple — the fields that
+        hold a number, a flag, a text or None as they are, lists as tuples, the rest frozen."""
+        lines = []
         for name in self.fields:
-            if name in atoms or name in ("contests", "score", "count"):
+            if name in ("contests", "score", "count"):
                 continue
-            readers.append(self._reader(name))
-        self.readers = readers
+            assert name.isidentifier(), name
+            lines.append(self._reading(name))
+        source = "def rest(st):\n    return (" + "".join(f"\n        {line}," for line in lines) + ")\n"
+        scope: dict[str, Any] = {"_pending": _pending_key, "_hashable": _hashable, "_freeze": _freeze,
+                                 "CAP": self.calls_cap}
+        exec(compile(source, f"<key of {len(lines)} fields>", "exec"), scope)  # noqa: S102
+        self.rest: Callable[[State], tuple[Any, ...]] = scope["rest"]
 
-    def _reader(self, name: str) -> Callable[[State], Any]:
-        get = operator.attrgetter(name)
+    def _reading(self, name: str) -> str:
+        """The expression that reads field `name` of `st` into a key."""
+        if name in _ATOM_FIELDS:
+            return f"st.{name}"
         if name == "calls_made":
-            cap = self.calls_cap
-            return get if cap is None else (lambda st: min(st.calls_made, cap))
+            return "st.calls_made" if self.calls_cap is None else "min(st.calls_made, CAP)"
         if name == "facts":
-            return lambda st: None if st.facts is None else st.facts.key()
+            return "None if st.facts is None else st.facts.key()"
         if name == "hands":
-            return lambda st: tuple(map(tuple, st.hands))
+            return "tuple(map(tuple, st.hands))"
         if name in ("pending", "suspended"):
-            return lambda st: None if (p := get(st)) is None else (
-                p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
+            return f"_pending(st.{name})"
         if name in _FLAT_FIELDS:                    # a list of numbers, texts or tuples of them
-            return lambda st: tuple(get(st))
+            return f"tuple(st.{name})"
         if name == "plan":
-            return lambda st: tuple([(f, tuple(seats)) for f, seats in st.plan])
+            return "tuple([(f, tuple(seats)) for f, seats in st.plan])"
         if name in ("called", "accepted"):
-            return lambda st: tuple(sorted(get(st)))
-        return lambda st: _hashable(_freeze(get(st)))
+            return f"tuple(sorted(st.{name}))"
+        return f"_hashable(_freeze(st.{name}))"
 
     def chain(self, st: State, index: int) -> Any:
         """A contest's chain; while it is counted, what it pays each seat that may win the
