@@ -9,6 +9,7 @@ reach it (written as a conformance case with `--cases`).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -211,7 +212,10 @@ def covering(options: tuple[OptionDecl, ...], strength: int = STRENGTH) -> list[
 
     out.append(default)
     cover(default)
-    order = {n: k for k, n in enumerate(names)}
+    def covers(combo: Combo, k: int, n: str, v: OptionValue) -> int:
+        """How many tuples still uncovered option `n` (the `k`th) at `v` would cover."""
+        return sum(1 for u in tuples({**combo, n: v}, by_option[k]) if u in uncovered)
+
     while uncovered:
         first = min(uncovered, key=lambda u: ([i for i, _ in u], repr(u)))
         combo = {**default, **{names[i]: v for i, v in first}}
@@ -219,14 +223,12 @@ def covering(options: tuple[OptionDecl, ...], strength: int = STRENGTH) -> list[
         for k, n in enumerate(names):
             if k in fixed:
                 continue
-            combo[n] = max(values[n], key=lambda v, n=n, k=k: sum(
-                1 for u in tuples({**combo, n: v}, by_option[k]) if u in uncovered))
+            combo[n] = max(values[n], key=functools.partial(covers, combo, k, n))
         if combo not in out:
             out.append(combo)
         before = len(uncovered)
         cover(combo)
         assert len(uncovered) < before, "each combination added covers a tuple"
-    del order
     return out
 
 
