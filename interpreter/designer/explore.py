@@ -42,7 +42,7 @@ MAX_VISITS = 5 * MAX_STATES
 ABSTRACT_STATES = 250_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
 report says so): every bundled combination of every triple of option values fits but one of
-reglamento's (docs/checker.md); the largest that fits, 241,528 (about 800 MB in one process)."""
+reglamento's (docs/checker.md); the largest that fits, 241,528 (under 1 GB in one process)."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
 """States visited (hands ended included) by the walk over every deal before it gives way too."""
 MAX_ACTIONS = 500
