@@ -112,7 +112,7 @@ def cmd_check(args: argparse.Namespace, console: Console) -> int:
         return print_resolved(args.specs)
     return check_specs(args.specs, console, as_json=args.json, report=args.report, cases=args.cases,
                        exhaustive=not args.no_explore, fixed=parse_options(args.option), jobs=args.jobs,
-                       keep_going=args.keep_going)
+                       keep_going=args.keep_going, strength=args.strength)
 
 
 def cmd_specs(args: argparse.Namespace, console: Console) -> int:
@@ -210,6 +210,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=positive_int, default=available_cores(), metavar="N",
                    help="processes that walk option combinations side by side (default: the cores "
                         "this process may use)")
+    p.add_argument("--strength", type=positive_int, default=3, metavar="T",
+                   help="walk every T option values together, every deal (a covering array of "
+                        "strength T; default 3, every triple; 2 walks every pair, as before)")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("specs", help="list the bundled specs and their options")

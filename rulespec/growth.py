@@ -40,6 +40,23 @@ def stays_false(expr: Expr, value_of: Callable[[str], Any]) -> bool:
     return (op in ("==", "<=") and value > limit) or (op == "<" and value >= limit)
 
 
+def inspected(expr: Expr) -> tuple[str, ...]:
+    """The names `stays_false` may ask the value of for `expr`, each once, in the order first
+    met: its answer is a function of their values alone."""
+    out: list[str] = []
+    if isinstance(expr, Unary):
+        if expr.op == "not" and _growing(expr.operand):
+            out.append(_name(expr.operand))
+    elif isinstance(expr, Binary):
+        if expr.op in ("and", "or"):
+            out += inspected(expr.left) + inspected(expr.right)
+        else:
+            compared = _compared(expr)
+            if compared is not None:
+                out.append(compared[0])
+    return tuple(dict.fromkeys(out))
+
+
 def _growing(expr: Expr) -> bool:
     return isinstance(expr, Name) and expr.dotted in NAMES and NAMES[expr.dotted].grows
 

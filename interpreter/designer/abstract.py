@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulespec.errors import TrucoError
-from rulespec.growth import stays_false
+from rulespec.growth import inspected, stays_false
 from rulespec.ir import Formula
 
 from interpreter.engine.context import PLAY_NAMES, Ctx
@@ -55,7 +55,10 @@ class AbstractDeal:
     chosen: dict[Fact, Any] = field(default_factory=dict)
 
     def copy(self) -> AbstractDeal:
-        return AbstractDeal(self.game, dict(self.chosen))
+        new = object.__new__(AbstractDeal)          # at every copy of a state: no __init__ to run
+        new.game = self.game
+        new.chosen = self.chosen.copy()
+        return new
 
     def decide(self, fact: Fact, answer: Any) -> None:
         """Choose `answer`; the seats a comparison puts on top get one value, above all."""
@@ -142,6 +145,8 @@ class AbstractDeal:
                 if name not in sorted_numbers:
                     sorted_numbers[name] = self.values(name)
                 answer = self.rank(name, answer, sorted_numbers[name])
+            elif type(answer) is list:
+                answer = tuple(answer)                    # seats: a trick's or a comparison's best
             out.append((kind, name, seat, answer))
         return tuple(sorted(out))
 
@@ -192,10 +197,24 @@ class AbstractDeal:
         return f"seat {seat}'s {name}" + (f" {', '.join(relation)}" if relation else " is shown first")
 
 
+_NEVER: dict[int, tuple[Formula, tuple[str, ...], dict[tuple[Any, ...], bool]]] = {}
+"""For each rule asked about (by identity, the rule held so that its identity stays its own):
+the names its answer reads, and the answer for each of their values met so far."""
+
+
 def never_again(rule: Formula, m: Match, game: Rules, seat: int) -> bool:
-    """Whether `rule`, read for `seat`, cannot hold again this hand (rulespec/growth.py)."""
+    """Whether `rule`, read for `seat`, cannot hold again this hand (rulespec/growth.py);
+    worked out once for each value of the few growing names the answer reads."""
+    entry = _NEVER.get(id(rule))
+    if entry is None or entry[0] is not rule:
+        entry = _NEVER[id(rule)] = (rule, inspected(rule.expr), {})
+    _, names, known = entry
     ctx = Ctx(m, game, seat, game.team_of[seat])
-    return stays_false(rule.expr, lambda name: PLAY_NAMES[name](ctx))
+    values = tuple([PLAY_NAMES[name](ctx) for name in names])
+    answer = known.get(values)
+    if answer is None:
+        answer = known[values] = stays_false(rule.expr, dict(zip(names, values, strict=True)).__getitem__)
+    return answer
 
 
 def trick_choices(game: Game, shown: Sequence[int]) -> list[list[int]]:

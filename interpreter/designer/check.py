@@ -9,6 +9,7 @@ reach it (written as a conformance case with `--cases`).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -36,7 +37,16 @@ from interpreter.designer.payoffs import Payoffs, payoffs, show
 from interpreter.engine.game import Game
 
 ALL_UP_TO = 64
-"""Every combination of options is checked up to this many; beyond, every pair of values."""
+"""Every combination of options is checked up to this many; beyond, a covering array."""
+STRENGTH = 3
+"""The exhaustive pass walks a covering array of this strength: every triple of option values
+together at least once (`truco check --strength N`)."""
+TUPLES = {1: "every option value", 2: "every pair of option values", 3: "every triple of option values"}
+
+
+def tuples_text(strength: int) -> str:
+    """What a covering array of `strength` holds, in words."""
+    return TUPLES.get(strength, f"every {strength} option values together")
 
 LOAD, STATIC, BUILD, PAYOFF, EXPLORE = range(5)
 """Stages, in the order they run and findings are ranked."""
@@ -100,6 +110,8 @@ class Report:
     cut: bool = False
     interpretations: list[OptionDecl] = field(default_factory=list)
     source: SpecSource | None = None
+    strength: int = STRENGTH
+    """The covering array's strength: every `strength` option values are walked together."""
 
     def figures(self) -> dict[str, Any]:
         return {"combinations": self.total, "checked": self.checked, "explored": self.explored,
@@ -108,7 +120,7 @@ class Report:
                 "exploring_seconds": round(self.exploring, 3), "card_choices": self.choices,
                 "every_deal": self.explored - len(self.sampled), "sample_deals_only": self.sampled,
                 "sample_deals": self.samples,
-                "explored_options": self.covered, "coverage": self.coverage(),
+                "explored_options": self.covered, "coverage": self.coverage(), "strength": self.strength,
                 "uncapped": sorted(self.uncapped), "cut": self.cut,
                 "interpretations": [{"name": o.name, "values": list(o.values), "default": o.default,
                                      "doc": _text(o.doc), "source": o.cited.source,
@@ -122,7 +134,7 @@ class Report:
                     if self.explored else "none (a finding came before any walk)")
         if not self.explored:
             return "none"
-        return f"every pair of option values: {self.explored} of {self.total} combinations"
+        return f"{tuples_text(self.strength)}: {self.explored} of {self.total} combinations"
 
     def stop_note(self) -> str:
         """What the exhaustive pass did when a finding came first, as it happened."""
@@ -137,17 +149,18 @@ class Report:
 # -- choosing option combinations ---------------------------------------------------------
 
 
-def combinations(options: tuple[OptionDecl, ...], limit: int = ALL_UP_TO) -> tuple[list[Combo], int]:
-    """Every combination when there are at most `limit`, else a set that holds every pair of
-    option values together at least once (and so every single value); the defaults first;
-    and the total."""
+def combinations(options: tuple[OptionDecl, ...], limit: int = ALL_UP_TO,
+                 strength: int = STRENGTH) -> tuple[list[Combo], int]:
+    """Every combination when there are at most `limit`, else a set that holds every
+    `strength` option values (every triple at 3) together at least once (and so every single
+    value); the defaults first; and the total."""
     total = math.prod(len(o.values) for o in options)
     if total <= limit:
         names = [o.name for o in options]
         every = [dict(zip(names, vs, strict=False)) for vs in itertools.product(*(o.values for o in options))]
         default = {o.name: o.default for o in options}
         return [default] + [c for c in every if c != default], total     # findings name the defaults first
-    chosen = pairwise(options)
+    chosen = covering(options, strength)
     return chosen + [c for c in each_value(options) if c not in chosen], total
 
 
@@ -170,32 +183,52 @@ def each_value(options: tuple[OptionDecl, ...]) -> list[Combo]:
 
 
 def pairwise(options: tuple[OptionDecl, ...]) -> list[Combo]:
-    """A small set of combinations covering every pair of values of two options (greedy,
-    deterministic), starting from the defaults."""
+    """A small set of combinations covering every pair of values of two options: `covering`
+    of strength 2."""
+    return covering(options, 2)
+
+
+def covering(options: tuple[OptionDecl, ...], strength: int = STRENGTH) -> list[Combo]:
+    """A covering array: a small set of combinations in which every `strength` options take
+    every combination of their values together at least once (every pair at 2, every triple
+    at 3; with fewer options than that, every combination). Greedy and deterministic: the
+    defaults first, then for the first tuple of values not yet covered, a combination holding
+    it whose other options each take the value that covers most tuples still uncovered."""
     names = [o.name for o in options]
     values = {o.name: o.values for o in options}
-    uncovered = {(a, va, b, vb) for a, b in itertools.combinations(names, 2)
-                 for va in values[a] for vb in values[b]}
     default = {o.name: o.default for o in options}
+    t = max(1, min(strength, len(names)))
+    groups = list(itertools.combinations(range(len(names)), t))
+    uncovered = {tuple(zip(g, vs, strict=True)) for g in groups
+                 for vs in itertools.product(*(values[names[i]] for i in g))}
+    by_option: dict[int, list[tuple[int, ...]]] = {i: [g for g in groups if i in g] for i in range(len(names))}
     out: list[Combo] = []
 
-    def cover(c: Combo) -> None:
-        for a, b in itertools.combinations(names, 2):
-            uncovered.discard((a, c[a], b, c[b]))
+    def tuples(combo: Combo, among: list[tuple[int, ...]]) -> Iterator[tuple[tuple[int, Any], ...]]:
+        return (tuple((i, combo[names[i]]) for i in g) for g in among)
+
+    def cover(combo: Combo) -> None:
+        uncovered.difference_update(tuples(combo, groups))
 
     out.append(default)
     cover(default)
+    def covers(combo: Combo, k: int, n: str, v: OptionValue) -> int:
+        """How many tuples still uncovered option `n` (the `k`th) at `v` would cover."""
+        return sum(1 for u in tuples({**combo, n: v}, by_option[k]) if u in uncovered)
+
     while uncovered:
-        a, va, b, vb = min(uncovered, key=lambda p: (names.index(p[0]), names.index(p[2]), repr(p)))
-        combo = {**default, a: va, b: vb}
-        for n in names:
-            if n in (a, b):
+        first = min(uncovered, key=lambda u: ([i for i, _ in u], repr(u)))
+        combo = {**default, **{names[i]: v for i, v in first}}
+        fixed = {i for i, _ in first}
+        for k, n in enumerate(names):
+            if k in fixed:
                 continue
-            combo[n] = max(values[n], key=lambda v: sum(
-                1 for m in names if m != n and ((n, v, m, combo[m]) in uncovered or (m, combo[m], n, v) in uncovered)))
+            combo[n] = max(values[n], key=functools.partial(covers, combo, k, n))
         if combo not in out:
             out.append(combo)
+        before = len(uncovered)
         cover(combo)
+        assert len(uncovered) < before, "each combination added covers a tuple"
     return out
 
 
@@ -266,11 +299,12 @@ def _options_text(combo: Combo) -> str:
 
 
 def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | None = None,
-             jobs: int = 1, keep_going: bool = False) -> Report:
+             jobs: int = 1, keep_going: bool = False, strength: int = STRENGTH) -> Report:
     """Every finding for one spec (a bundled name or a path), and the checker's figures;
     `fixed` options are checked under the given value only; `jobs` processes walk the option
-    combinations side by side; `keep_going` explores them all whatever was found first."""
-    report = Report(name)
+    combinations side by side; `keep_going` explores them all whatever was found first;
+    `strength` is the covering array's (every triple of option values at 3)."""
+    report = Report(name, strength=strength)
     start = time.perf_counter()
     try:
         source = open_spec(name)
@@ -280,14 +314,15 @@ def diagnose(name: str, exhaustive: bool = True, fixed: Mapping[str, object] | N
     except SpecError as err:
         report.findings = [Finding(d, LOAD) for d in err.diagnostics]
         return report
-    diagnose_source(source, report, exhaustive, fixed, jobs=jobs, keep_going=keep_going)
+    diagnose_source(source, report, exhaustive, fixed, jobs=jobs, keep_going=keep_going, strength=strength)
     report.seconds = time.perf_counter() - start
     return report
 
 
 def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
                     fixed: Mapping[str, object] | None = None, play: bool = True,
-                    base: Located | None = None, jobs: int = 1, keep_going: bool = False) -> Report:
+                    base: Located | None = None, jobs: int = 1, keep_going: bool = False,
+                    strength: int | None = None) -> Report:
     """The findings of a loaded spec into `report`. Without `play`, no hand is played (no
     payoffs, no exhaustive pass) and only combinations that use every option value at least
     once are built and compiled: the quick pass an editor runs as the designer types.
@@ -297,6 +332,7 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
     payoffs or an earlier combination's walk), no further combination is walked unless
     `keep_going`, so that a broken spec is answered in seconds, not after every walk."""
     report.source = source
+    strength = report.strength = report.strength if strength is None else strength
     report.interpretations = [o for o in source.options if o.kind == "interpretation"]
     try:
         options = restrict(source, fixed or {})
@@ -309,10 +345,10 @@ def diagnose_source(source: SpecSource, report: Report, exhaustive: bool = True,
     for d in static:
         found.add(d, STATIC)
     broken = any(d.severity == "error" for d in static)    # the engine would trip over the same defect
-    combos, report.total = combinations(options)
+    combos, report.total = combinations(options, strength=strength)
     if not play:
         combos = each_value(options)                  # every option value at least once
-    explored = {_key(c) for c in pairwise(options)} if exhaustive else set()
+    explored = {_key(c) for c in covering(options, strength)} if exhaustive else set()
     report.walkable = sum(_key(c) in explored for c in combos) if play else 0
     todo: list[tuple[Game, Combo]] = []
     for combo in combos:
@@ -559,7 +595,7 @@ def write_cases(report: Report, folder: Path) -> list[Path]:
 def print_report(report: Report, console: Console) -> None:
     """The checker's figures and the interpretation choices, for `--report`."""
     console.print(f"[bold]{escape(report.name)}[/]: {report.checked} of {report.total} option combinations "
-                  f"checked" + (" (every pair of option values)" if report.checked < report.total else "")
+                  f"checked" + (f" ({tuples_text(report.strength)})" if report.checked < report.total else "")
                   + f", explored exhaustively under {report.coverage()}; {report.seconds:.2f} s in all",
                   soft_wrap=True, highlight=False)
     if report.explored:
@@ -629,9 +665,10 @@ def print_resolved(names: list[str]) -> int:
 
 def check_specs(names: list[str], console: Console, as_json: bool = False, report: bool = False,
                 cases: str | None = None, exhaustive: bool = True,
-                fixed: Mapping[str, object] | None = None, jobs: int = 1, keep_going: bool = False) -> int:
+                fixed: Mapping[str, object] | None = None, jobs: int = 1, keep_going: bool = False,
+                strength: int = STRENGTH) -> int:
     """Check each spec; exit 0 when all are clean, 1 with findings, 2 for unusable input."""
-    reports = [diagnose(name, exhaustive, fixed, jobs, keep_going) for name in names]
+    reports = [diagnose(name, exhaustive, fixed, jobs, keep_going, strength) for name in names]
     if cases:
         for r in reports:
             for path in write_cases(r, Path(cases)):

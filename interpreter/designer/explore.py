@@ -30,7 +30,6 @@ from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import names
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
 from interpreter.engine.rules import CompiledContest
-from interpreter.engine.serial import copy_into
 from interpreter.engine.state import State
 
 REPEATS = 2
@@ -40,9 +39,10 @@ MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
 MAX_VISITS = 5 * MAX_STATES
 """States visited (hands ended included) per sample deal's walk before it stops too."""
-ABSTRACT_STATES = 100_000
+ABSTRACT_STATES = 250_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
-report says so): every bundled combination fits (the largest, 86,338), a larger variant may not."""
+report says so): every bundled combination of every triple of option values fits but one of
+reglamento's (docs/checker.md); the largest that fits, 241,528 (under 1 GB in one process)."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
 """States visited (hands ended included) by the walk over every deal before it gives way too."""
 MAX_ACTIONS = 500
@@ -60,7 +60,7 @@ FORMULA_FAILURES = (TrucoError, ArithmeticError, LookupError, TypeError, ValueEr
 """How a spec's formulas, or the engine running them, fail on a defective spec: a finding of
 the walk, never raised out of it."""
 
-Key = str
+Key = Any
 Scope = Literal["all", "tricks", "first trick"]
 
 
@@ -200,9 +200,7 @@ def _record_fields(kind: type) -> tuple[str, ...] | None:
 def fork(st: State) -> State:
     """A copy for exploring (`serial.copy_into` within a hand): it shares the random generator,
     since no action within a hand draws from it, and starts an empty event log."""
-    new = State(st.game, st.rng, st.seed)
-    copy_into(st, new, within_hand=True)
-    return new
+    return st.fork()
 
 
 def _freeze(value: Any) -> Any:
@@ -219,6 +217,40 @@ def _freeze(value: Any) -> Any:
     if names is None:
         return value
     return tuple(_freeze(getattr(value, name)) for name in names)
+
+
+_GONE = ("score left out",)
+"""The key's score where the score no longer matters."""
+_ATOM_FIELDS = frozenset({"seed", "rng_shared", "dealer", "hand_number", "match_over", "winner", "hand_over",
+                          "hand_format", "mano", "turn", "leader", "trick_no", "stake_level", "worth", "base_worth",
+                          "stake_owner", "stake_calls", "turned", "blind", "forbid", "redeal_same"})
+"""The fields of a match (match.py) that hold a number, a flag, a text or None: they enter a
+key as they are. Named here rather than read from the declarations, whose types a compiled
+engine gives as classes; a field named nowhere here is frozen whole (`_freeze`)."""
+_FLAT_FIELDS = frozenset({"score", "seats", "played", "special", "results", "dealt", "trick"})
+"""The fields that are lists of numbers, texts or tuples of them: a tuple of their items."""
+
+
+def _hashable(value: Any) -> Any:
+    """`value` with every list in it a tuple (an abstract deal's answers may be lists)."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def _pending_key(p: Any) -> Any:
+    return None if p is None else (p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
+
+
+def _count_key(st: State) -> Any:
+    c = st.count
+    if c is None:
+        return None
+    best = c.best_value
+    if isinstance(st.facts, AbstractDeal) and best >= 0:
+        best = st.facts.rank(st.game.contests[c.contest].value, best)
+    return (c.contest, tuple(c.order), c.index, c.best_seat, best)
 
 
 class Keys:
@@ -258,10 +290,45 @@ class Keys:
         self.chain_reads = sorted({a.value for f in _formulas(spec) for n in walk(f.expr)
                                    if isinstance(n, Call) and n.name == "in_chain" for a in n.args
                                    if isinstance(a, Str)})
+        self.ended = False
+        """Whether the chain `chain` last gave is whether its points end the match."""
+        self.memo: dict[Any, tuple[Any, Any]] = {}
+        """The contests' and the score's part of the key, by what they are worked out from."""
+        self._readers()
 
     def __call__(self, st: State, forget: bool = True) -> Key:
         """The key of `st`; with `forget`, its abstract deal first drops the answers the
-        engine will not ask again (not after a choice just made: that would undo it)."""
+        engine will not ask again (not after a choice just made: that would undo it).
+
+        A tuple of the fields, each made hashable by a reader chosen once per field: two keys
+        are equal exactly when the `repr` of their fields would be (`repr_key`), at a third of
+        the cost. Where a slot may hold values that compare equal but print apart (whether a
+        count's points end the match, `True`, beside the points themselves, `1`), the key
+        keeps them apart with a tag."""
+        if forget and isinstance(st.facts, AbstractDeal):
+            st.facts.forget(st)
+        self.shut_of = None
+        self.score_in_pays = False
+        rest = self.rest(st)
+        score = tuple(st.score)
+        c = st.count
+        # what the chain's and the score's part of the key read, but a count's progress
+        # (which a counted chain's payoff does not read: `_pays_alike`)
+        base = (rest, st.calls_made, score, None if c is None else (c.contest, tuple(c.order)),
+                tuple([(x.status, tuple(x.chain), tuple(x.declared)) for x in st.contests]))
+        known = self.memo.get(base)
+        if known is None:
+            contests = tuple([x.status if x.status == CLOSED else
+                              (x.status, self.chain(st, i), tuple(x.declared), self.ended)
+                              for i, x in enumerate(st.contests)])
+            # `score_in_pays` is set by `chain`, which has run
+            kept = _GONE if self.score_in_pays or not self.score_matters(st) else score
+            known = self.memo[base] = (contests, kept)
+        return (*known, rest, _count_key(st))
+
+    def repr_key(self, st: State, forget: bool = True) -> str:
+        """The key as it was first written, the `repr` of the fields: what `__call__` must
+        partition states as (a test holds them to it)."""
         if forget and isinstance(st.facts, AbstractDeal):
             st.facts.forget(st)
         self.shut_of = None
@@ -292,6 +359,42 @@ class Keys:
             out.append(value)
         return repr(out)
 
+    def _readers(self) -> None:
+        """How the kept fields enter the key: one function, written out for this game's fields
+        (as `dataclasses` writes its methods), reads them all into a tuple — the fields that
+        hold a number, a flag, a text or None as they are, lists as tuples, the rest frozen."""
+        lines = []
+        for name in self.fields:
+            if name in ("contests", "score", "count"):
+                continue
+            assert name.isidentifier(), name
+            lines.append(self._reading(name))
+        source = "def rest(st):\n    return (" + "".join(f"\n        {line}," for line in lines) + ")\n"
+        scope: dict[str, Any] = {"_pending": _pending_key, "_hashable": _hashable, "_freeze": _freeze,
+                                 "CAP": self.calls_cap}
+        exec(compile(source, f"<key of {len(lines)} fields>", "exec"), scope)  # noqa: S102
+        self.rest: Callable[[State], tuple[Any, ...]] = scope["rest"]
+
+    def _reading(self, name: str) -> str:
+        """The expression that reads field `name` of `st` into a key."""
+        if name in _ATOM_FIELDS:
+            return f"st.{name}"
+        if name == "calls_made":
+            return "st.calls_made" if self.calls_cap is None else "min(st.calls_made, CAP)"
+        if name == "facts":
+            return "None if st.facts is None else st.facts.key()"
+        if name == "hands":
+            return "tuple(map(tuple, st.hands))"
+        if name in ("pending", "suspended"):
+            return f"_pending(st.{name})"
+        if name in _FLAT_FIELDS:                    # a list of numbers, texts or tuples of them
+            return f"tuple(st.{name})"
+        if name == "plan":
+            return "tuple([(f, tuple(seats)) for f, seats in st.plan])"
+        if name in ("called", "accepted"):
+            return f"tuple(sorted(st.{name}))"
+        return f"_hashable(_freeze(st.{name}))"
+
     def chain(self, st: State, index: int) -> Any:
         """A contest's chain; while it is counted, what it pays each seat that may win the
         count (and how often it holds each call `in_chain` asks about): nothing else reads an
@@ -301,8 +404,9 @@ class Keys:
         immediately`, points past a team's target are all one: they end the match."""
         chain = st.contests[index].chain
         c = st.count
+        self.ended = False
         if c is None or c.contest != index or not self.paid_in_count[index]:
-            return chain
+            return tuple(chain)
         game = st.game
         cont = game.contests[index]
         try:
@@ -313,7 +417,7 @@ class Keys:
             else:
                 pays = [accepted_pays(st, game, cont, seat, c.order) for seat in c.order]
         except FORMULA_FAILURES:
-            return chain                            # a failing payoff: found when the count ends
+            return tuple(chain)                     # a failing payoff: found when the count ends
         score, team_of = st.score, game.team_of
         if self.ends_at_once:                       # points past the target all end the match alike
             pays = [min(max(p, 0), max(game.target - score[team_of[seat]], 0))
@@ -324,6 +428,7 @@ class Keys:
             ends = [self.ends_at_once and score[team_of[seat]] + p >= game.target
                     for seat, p in zip(c.order, pays, strict=True)]
             self.score_in_pays = not self.score_beside_pay[index]   # unless the count reads it
+            self.ended = True
             return tuple(ends), self.in_chain(chain)
         return tuple(pays), self.in_chain(chain)
 
@@ -647,15 +752,23 @@ class _Walk:
         cards, with the choices that lead there and the action last."""
         last = f"{seat} {action}"
         out: list[tuple[State, list[Step]]] = []
-        todo: list[tuple[State, list[Step]]] = [(st, [])]
+        # each try is one copy of `st`, with the answers chosen so far decided on it
+        todo: list[tuple[list[tuple[Any, Any]], list[Step]]] = [([], [])]
         while todo:
-            base, chosen = todo.pop()
-            child = fork(base)
+            decisions, chosen = todo.pop()
+            child = fork(st)
+            if decisions:
+                facts = child.facts
+                assert isinstance(facts, AbstractDeal)
+                for fact, answer in decisions:
+                    facts.decide(fact, answer)
+                child._legal = None
             try:
                 child.apply(action)
             except Undecided as q:
                 self.out.choices += 1
-                todo += [(_decided(base, q, answer), [*chosen, ("fact", (q.fact, answer))]) for answer in q.choices]
+                todo += [([*decisions, (q.fact, answer)], [*chosen, ("fact", (q.fact, answer))])
+                         for answer in q.choices]
                 continue
             except IllegalAction as err:
                 self.found("refused", "a legal action is refused", self.span_of(st),
@@ -673,7 +786,7 @@ class _Walk:
                            lambda steps=steps: self.path(i, steps),  # type: ignore[misc]
                            detail=f"from {st.score} to {child.score}")
             if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
-                self.check_resolves(base, child, action, lambda steps=steps: self.path(i, steps))  # type: ignore[misc]
+                self.check_resolves(st, child, action, lambda steps=steps: self.path(i, steps))  # type: ignore[misc]
             out.append((child, steps))
         return out
 

@@ -108,10 +108,13 @@ class Match:
     # the legal-action memo: the seat, its actions and their text
 
     def __init__(self, rng: random.Random, seed: int | None = None, score: list[int] | None = None,
-                 dealer: int = 0) -> None:
-        """A match before its first deal: its hand fields hold no hand yet."""
+                 dealer: int = 0, blank: bool = False) -> None:
+        """A match before its first deal: its hand fields hold no hand yet. A `blank` one has
+        only its generator and seed: a copy (`serial.copy_into`) sets every field at once."""
         self.seed = seed
         self.rng = rng
+        if blank:
+            return
         self.rng_shared = False
         self.script = []
         self.score = [] if score is None else score

@@ -27,7 +27,8 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     rules' tables) is shared, the rest is copied one level at a time, which is several times
     faster than a deep copy for search and bots. The generator is shared until either copy
     deals (`Match.generator`). `within_hand` copies for a search that never deals: the log
-    starts empty and the memo of legal actions is shared."""
+    starts empty, the memo of legal actions is shared, and so are the lists only a deal
+    replaces (the seats, the cards dealt, the special hands)."""
     new.seed = st.seed
     new.rng = st.rng
     new.rng_shared = st.rng_shared = True
@@ -37,10 +38,8 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     new.hand_number = st.hand_number
     new.match_over = st.match_over
     new.winner = st.winner
-    new.events = [] if within_hand else list(st.events)
     new.plan = list(st.plan)
     new.hand_over = st.hand_over
-    new.seats = list(st.seats)
     new.hand_format = st.hand_format
     new.mano = st.mano
     new.turn = st.turn
@@ -55,12 +54,15 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     new.turned = st.turned
     new.blind = st.blind
     new.forbid = st.forbid
-    new.special = list(st.special)
     new.results = list(st.results)
     new.calls_made = st.calls_made
     new.redeal_same = st.redeal_same
     new.shows = list(st.shows)
-    new.dealt = list(st.dealt)
+    new.events = [] if within_hand else list(st.events)
+    new.seats = st.seats if within_hand else list(st.seats)
+    new.special = st.special if within_hand else list(st.special)
+    new.dealt = st.dealt if within_hand else list(st.dealt)
+    new._legal = st._legal if within_hand else None
     new.hands = [list(h) for h in st.hands]
     new.trick = list(st.trick)
     new.history = [list(t) for t in st.history]
@@ -74,7 +76,6 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     new.accepted = set(st.accepted)
     new.strength = st.strength
     new.facts = None if st.facts is None else st.facts.copy()
-    new._legal = st._legal if within_hand else None
 
 
 def _copy_pending(p: Pending | None) -> Pending | None:

@@ -32,10 +32,14 @@ class State(Match):
 
     # -- construction -----------------------------------------------------------------
 
-    def __init__(self, game: Rules, rng: random.Random, seed: int | None = None) -> None:
+    def __init__(self, game: Rules, rng: random.Random, seed: int | None = None, blank: bool = False) -> None:
         """A match of `game` drawing from `rng`, before its first deal (`start` deals it;
-        `clone` and `from_json` set every field)."""
-        super().__init__(rng, seed, [0] * game.teams, game.num_players - 1)
+        `clone` and `from_json` set every field). A `blank` one is for a copy to fill in
+        (`serial.copy_into`): no hand is laid out only to be replaced."""
+        if blank:
+            super().__init__(rng, seed, None, 0, True)
+        else:
+            super().__init__(rng, seed, [0] * game.teams, game.num_players - 1)
         self.game = game
 
     @classmethod
@@ -506,8 +510,15 @@ class State(Match):
     # -- copies and serialisation -----------------------------------------------------
 
     def clone(self) -> State:
-        new = State(self.game, self.rng, self.seed)
+        new = State(self.game, self.rng, self.seed, True)
         serial.copy_into(self, new)
+        return new
+
+    def fork(self) -> State:
+        """A copy for a search within this hand (`serial.copy_into`, `within_hand`): it never
+        deals, starts an empty log, and shares what only a deal changes."""
+        new = State(self.game, self.rng, self.seed, True)
+        serial.copy_into(self, new, True)
         return new
 
     def to_json(self) -> dict[str, Any]:

@@ -158,7 +158,8 @@ def test_a_warning_of_the_quick_checks_is_fixed_before_any_walk(tmp_path: Path,
     quick = diagnose(str(spec), fixed=fixed)
     assert quick.stopped and quick.explored == 0 and quick.states == 0
     full = diagnose(str(spec), fixed=fixed, keep_going=True)
-    assert not full.stopped and full.explored == 6 and full.states > 0      # 3 table sizes, lights on and off
+    # every triple of 3 table sizes, teg's two falta readings and the lights: all 12 combinations
+    assert not full.stopped and full.explored == 12 and full.states > 0
     assert [str(f.diagnostic) for f in full.findings] == [str(f.diagnostic) for f in quick.findings]
     assert main(["check", str(spec), "-o", "flor=false", "-o", "target=30"]) == 1
     out = capsys.readouterr().out
@@ -220,3 +221,28 @@ def test_a_match_stuck_outside_any_special_hand_is_told_at_the_match(monkeypatch
     v = _first_stuck(game, sample_deals(game)[0].deal)
     assert v is not None and (v.kind, v.detail) == ("stuck", "from 0-0")
     assert v.span.path == "$.match" and v.span.loc is not None and v.span.loc.file.endswith("teg.yaml")
+
+
+@pytest.mark.parametrize("name, options", [("teg", {"players": 4, "flor": True}),
+                                           ("reglamento", {"players": 4, "flor": True, "reales": True,
+                                                           "maldon": True})])
+def test_a_key_is_a_tuple_that_parts_states_as_their_repr_does(name: str, options: dict) -> None:
+    """The walk keys states by a tuple of their fields, read field by field: two states share a
+    key exactly when the `repr` of their fields, the key as first written, is the same."""
+    game = load_game(name, options)
+    keys = Keys(game.new_match(seed=0), game.spec, by_payoff=True)
+    by_key: dict = {}
+    by_repr: dict = {}
+    original = Keys.__call__
+
+    def both(self: Keys, st, forget: bool = True):
+        key = original(self, st, forget)
+        text = self.repr_key(st, False)
+        assert by_key.setdefault(key, text) == text and by_repr.setdefault(text, key) == key
+        return key
+
+    walk = _Walk(game, Exploration(), None, 4000)
+    walk.keys = keys
+    keys.__class__ = type("Both", (Keys,), {"__call__": both})
+    walk.run()
+    assert len(by_key) == len(by_repr) > 1000

@@ -28,8 +28,9 @@ def test_example_checks_clean() -> None:
     report = diagnose(str(EXAMPLE), jobs=available_cores())
     assert [str(f.diagnostic) for f in report.findings] == []
     # 3 table sizes x 3 targets x flor x teg's falta reading x tres_pardas: 72 combinations, more than
-    # the checker takes whole, so every pair of option values is checked
-    assert report.total == 72 and report.checked == 11 and report.explored >= 3
+    # the checker takes whole, so every triple of option values is checked and walked, every deal
+    assert report.total == 72 and report.checked == 27 and report.explored == 25
+    assert report.sampled == [], "no fallback to chosen deals"
     assert [o.name for o in report.interpretations] == ["falta", "tres_pardas"]
 
 
