@@ -182,12 +182,6 @@ def each_value(options: tuple[OptionDecl, ...]) -> list[Combo]:
     return out
 
 
-def pairwise(options: tuple[OptionDecl, ...]) -> list[Combo]:
-    """A small set of combinations covering every pair of values of two options: `covering`
-    of strength 2."""
-    return covering(options, 2)
-
-
 def covering(options: tuple[OptionDecl, ...], strength: int = STRENGTH) -> list[Combo]:
     """A covering array: a small set of combinations in which every `strength` options take
     every combination of their values together at least once (every pair at 2, every triple
@@ -212,6 +206,7 @@ def covering(options: tuple[OptionDecl, ...], strength: int = STRENGTH) -> list[
 
     out.append(default)
     cover(default)
+
     def covers(combo: Combo, k: int, n: str, v: OptionValue) -> int:
         """How many tuples still uncovered option `n` (the `k`th) at `v` would cover."""
         return sum(1 for u in tuples({**combo, n: v}, by_option[k]) if u in uncovered)
