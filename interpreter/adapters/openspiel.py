@@ -5,7 +5,9 @@ The deal is explicit chance, one card per chance node, dealt seat by seat (then 
 card where the spec turns one), at the start of each hand: outcomes are the cards not yet
 dealt, all equally likely. Actions are the game's stable integer ids. Rewards are terminal:
 +1 to the winning team's seats, -1 to the others. Parameters: `spec` (a bundled name or a
-path) and `options` (`"players=4,target=15"`).
+path) and `options` (`"players=4,target=15"`). `SpecBot` seats any of the project's bots
+(`random`, `heuristic`, `ismcts:N`) as an OpenSpiel bot, for `pyspiel.evaluate_bots` and the
+like.
 
     >>> import pyspiel
     >>> import interpreter.adapters.openspiel
@@ -27,6 +29,7 @@ import numpy as np
 import pyspiel
 
 from interpreter.adapters.encoding import Encoder
+from interpreter.bots import make_bot
 from interpreter.engine.game import Deal, Game, load_game
 from interpreter.engine.state import State
 
@@ -164,6 +167,31 @@ class SpecState(pyspiel.State):
             return f"dealing: {len(self.dealing)} cards"
         st = self.match
         return f"hand {st.hand_number} score {st.score} tricks {st.tricks} to act {st.current_player()}"
+
+
+class SpecBot(pyspiel.Bot):
+    """A bot of `interpreter.bots.BOTS`, by name, playing `player`'s seat as an OpenSpiel bot.
+    It chooses on the match the state wraps, through the seat's own view as everywhere else;
+    chance nodes are OpenSpiel's to sample."""
+
+    def __init__(self, name: str, player: int, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = make_bot(name, seed)
+        self._player = player
+
+    def player_id(self) -> int:
+        return self._player
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def restart_at(self, state: SpecState) -> None:
+        """Nothing to forget: the bot reads the match anew at every step."""
+
+    def step(self, state: SpecState) -> int:
+        match = state.match
+        assert match is not None and match.current_player() == self._player
+        return state.compiled.action_index[self._bot.choose(match, self._player)]
 
 
 class SpecObserver:

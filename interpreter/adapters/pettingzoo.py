@@ -3,7 +3,8 @@
 Agents are `seat_0 … seat_{n-1}`; an episode is one match. Each observation is
 `{"observation": float32 vector (see encoding.py), "action_mask": int8 over every action id}`;
 actions are the game's stable integer ids. The environment deals each next hand itself.
-Rewards come at the end: +1 to the winning team's seats, -1 to the others.
+Rewards come at the end: +1 to the winning team's seats, -1 to the others. `bot_policy`
+turns any of the project's bots (`random`, `heuristic`, `ismcts:N`) into a policy for an agent.
 
     >>> from interpreter.adapters.pettingzoo import env
     >>> e = env(spec="teg", players=2)
@@ -14,6 +15,7 @@ Rewards come at the end: +1 to the winning team's seats, -1 to the others.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
 from interpreter.adapters.encoding import Encoder
+from interpreter.bots import make_bot
 from interpreter.engine.game import load_game
 from interpreter.engine.state import State
 
@@ -127,3 +130,16 @@ class SpecEnv(AECEnv):
 def env(**kwargs: Any) -> SpecEnv:
     """The environment, as PettingZoo's `env()` convention has it."""
     return SpecEnv(**kwargs)
+
+
+def bot_policy(name: str, seed: int | None = None) -> Callable[[SpecEnv, str], int]:
+    """A bot of `interpreter.bots.BOTS`, by name, as a policy: given the environment and the
+    agent to act, the action id it takes, chosen through that seat's own view."""
+    bot = make_bot(name, seed)
+
+    def act(environment: SpecEnv, agent: str) -> int:
+        st = environment.state
+        assert st is not None
+        seat = environment.seat_of[agent]
+        return environment.game.action_index[bot.choose(st, seat)]
+    return act

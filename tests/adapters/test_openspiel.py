@@ -69,3 +69,14 @@ def test_observations_hide_other_seats_cards() -> None:
     assert not any(f'"{card}"' in text for card in theirs)
     assert all(f'"{card}"' in text for card in state.match.observation(0)["hand"])
     assert len(state.observation_tensor(0)) == module.Encoder(state.match.game).size
+
+
+@pytest.mark.parametrize("names", [("heuristic", "random"), ("ismcts:4", "heuristic")])
+def test_the_projects_bots_play_through_openspiels_evaluator(names) -> None:
+    """`SpecBot` seats a bot of `BOTS` by name as an OpenSpiel bot: OpenSpiel's evaluator plays
+    a whole match with them, sampling the deals at its chance nodes, and the match has a winner."""
+    game = pyspiel.load_game("python_truco_rules", {"spec": "teg", "options": "players=2,target=15"})
+    bots = [module.SpecBot(name, player, seed=player) for player, name in enumerate(names)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(3))
+    assert sorted(returns) == [-1.0, 1.0]
+    assert [b.player_id() for b in bots] == [0, 1]

@@ -18,6 +18,8 @@ import interpreter.adapters.pettingzoo as module  # noqa: E402
 from interpreter import Deal, load_game  # noqa: E402
 from interpreter.adapters.encoding import Encoder  # noqa: E402
 from interpreter.adapters.pettingzoo import env  # noqa: E402
+from interpreter.bots import make_bot  # noqa: E402
+from interpreter.engine.state import turns  # noqa: E402
 
 
 def test_the_module_examples_run() -> None:
@@ -63,3 +65,31 @@ def test_an_observation_does_not_depend_on_other_seats_cards() -> None:
     b = game.new_match(seed=1, deals=[Deal((("1e", "7c", "4o"), ("12c", "11o", "6e")))])
     assert np.array_equal(encoder.encode(a, 0), encoder.encode(b, 0))
     assert not np.array_equal(encoder.encode(a, 1), encoder.encode(b, 1))
+
+
+@pytest.mark.parametrize("name", ["heuristic", "ismcts:4"])
+def test_a_bot_policy_plays_the_match_the_bot_plays_on_the_state(name) -> None:
+    """`bot_policy` seats a bot of `BOTS` by name: every action it gives is legal, and the match
+    is the one the same bot, seeded alike, plays on the engine's own state."""
+    e = env(spec="teg", players=2, target=15)
+    e.reset(seed=9)
+    policies = {agent: module.bot_policy(name, seed=k) for k, agent in enumerate(e.possible_agents)}
+    taken = []
+    for agent in e.agent_iter(max_iter=100_000):
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        action = policies[agent](e, agent)
+        assert obs["action_mask"][action] == 1
+        taken.append(e.game.actions[action])
+        e.step(action)
+    assert e.state.match_over
+    direct = load_game("teg", {"players": 2, "target": 15}).new_match(seed=9)
+    bots = [make_bot(name, seed=k) for k in range(2)]
+    alike = []
+    for seat in turns(direct):
+        action = bots[seat].choose(direct, seat)
+        alike.append(action)
+        direct.apply(action, seat=seat)
+    assert taken == alike
