@@ -28,6 +28,7 @@ from rich.table import Table
 
 from rulespec.errors import TrucoError
 
+from interpreter.engine.game import load_game
 from interpreter.measure.simulate import HAND, OTHER, Run, bot_factories, pyplot, ray_session, save, simulate
 from interpreter.measure.simulate import report as simulate_report
 from interpreter.measure.stats import Z95, Interval
@@ -271,6 +272,8 @@ def balance(variants: Sequence[Variant], matches: int, bots: str | None = None, 
         raise TrucoError("balance needs a spec")
     bots = bots or strongest_bot()
     bot_factories(bots)
+    for v in variants:                  # every variant's mistake is told before any match is played
+        load_game(v.spec, v.options)
     start = time.perf_counter()
     with ray_session(address) if backend == "ray" else nullcontext():
         runs = [simulate(v.spec, v.options, matches, bots, seed, workers, backend, address, progress)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rulespec.errors import TrucoError
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.cli import main
@@ -99,6 +100,14 @@ def test_a_variant_is_a_spec_or_options_of_the_spec() -> None:
     assert parse_variant("reales=true,target=15", "reglamento", {"players": "2"}) == \
         Variant("reales=true,target=15", "reglamento", {"players": "2", "reales": "true", "target": "15"})
     assert parse_variant(NOOP, "teg", {"players": "4"}) == Variant(NOOP, NOOP, {"players": "4"})
+
+
+def test_a_variant_that_does_not_load_is_told_before_any_match_is_played() -> None:
+    played: list[int] = []
+    with pytest.raises(TrucoError, match="no option 'foo'"):
+        balance([Variant("teg", "teg", {}), Variant("foo=1", "teg", {"foo": "1"})], 2, "random",
+                progress=played.append)
+    assert played == []
 
 
 def test_every_bundled_spec_at_every_table_size() -> None:
