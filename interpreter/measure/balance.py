@@ -344,7 +344,7 @@ def plot(b: Balance, out: Path) -> list[Path]:
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.legend(fontsize=8)
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.5, 3.6))
     bars(left, ["mano_edge", "dealer_edge"], ["mano", "dealer"])
     left.set(ylabel="points per hand (95% CI)", title="Edge per hand")
     bars(right, ["mano_match_wins", "dealer_match_wins"], ["first mano", "first dealer"])
@@ -365,12 +365,12 @@ def plot(b: Balance, out: Path) -> list[Path]:
 
     calls = [k.split(".")[1] for k in b.labels if k.startswith("call.") and k.endswith(".made")]
     if calls:
-        fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+        fig, (top, bottom) = plt.subplots(2, 1, figsize=(8.5, 6), sharex=True)
         bars(top, [f"call.{c}.made" for c in calls], calls)
         top.set(ylabel="calls per hand", title="How often each call is made, and what it brings the caller")
         bars(bottom, [f"call.{c}.worth" for c in calls], calls)
         bottom.set(ylabel="net points per call")
-        bottom.tick_params(axis="x", labelrotation=30)
+        bottom.tick_params(axis="x", labelrotation=35)
         written += save(plt, fig, out, "balance_calls")
 
     fig, ax = plt.subplots(figsize=(6, 3.6))
@@ -393,7 +393,7 @@ def plot(b: Balance, out: Path) -> list[Path]:
                 d = diffs.get(k)
                 if d is None:
                     continue
-                ax.errorbar([d.estimate], [y], xerr=[[d.estimate - d.low], [d.high - d.estimate]], fmt="o",
+                ax.errorbar([d.estimate], [y], xerr=[[d.estimate - d.low], [d.high - d.estimate]], fmt="D",
                             color=colors[(i + 1) % len(colors)], capsize=3)
                 ticks.append((y, f"{b.labels[k][0]}{' *' if d.significant else ''}"
                               + (f" ({labels[i + 1]})" if len(b.differences) > 1 else "")))
@@ -423,7 +423,7 @@ def add_parser(subparsers: Any) -> None:
                     "accepted and won and what it is worth, where the points come from and how long matches last, "
                     "each with a 95% confidence interval; for each variant, its differences from the first with "
                     "Holm-adjusted p-values. A VARIANT is a bundled spec name, a spec file, or NAME=VALUE[,...] "
-                    "table options of SPEC (e.g. `truco balance reglamento reales=true`). The default bots are the "
+                    "table options of SPEC. The default bots are the "
                     f"strongest installed (the first of {', '.join(STRONG_BOTS)}). docs/balance.md explains "
                     "every figure.")
     p.add_argument("spec", help="a bundled spec name or a spec file: the baseline")
