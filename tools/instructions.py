@@ -8,6 +8,10 @@ costs, start-up and loading excluded. Needs valgrind; slow (valgrind runs some 5
 
     python tools/instructions.py                    # the engine this checkout imports
     TRUCO_PURE=1 python tools/instructions.py       # the pure source, even where a build exists
+    python tools/instructions.py --spec uruguayo --players 4 --no-fold --profile out
+
+The hand-written engine plays only 2-player `teg`; for another spec the interpreter is counted
+alone. `--profile` keeps the longer run's callgrind file, for `callgrind_annotate`.
 """
 from __future__ import annotations
 
@@ -18,19 +22,20 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 DRIVER = """
 import sys
 from interpreter.engine import build
 from interpreter.engine.game import load_game
 from interpreter.measure.bench import Reference, precompute, random_play, reference_module
-which, matches = sys.argv[1], int(sys.argv[2])
-game = load_game("teg", {"players": 2})
+which, matches, spec, players, fold = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
+game = load_game(spec, {"players": players})
 precompute(game)
 if which == "interpreter":
-    play = random_play(lambda n: game.new_match(seed=n), None, matches, 0, True)
+    play = random_play(lambda n: game.new_match(seed=n), None, matches, 0, fold)
 else:
-    play = Reference(reference_module()).play(None, matches, 0, True)
+    play = Reference(reference_module()).play(None, matches, 0, fold)
 print(play.hands, build())
 """
 
@@ -44,13 +49,24 @@ SHOWN = ("instructions", "L1 instruction misses", "L1 data read misses", "L1 dat
          "conditional branches mispredicted", "indirect branches mispredicted")
 
 
-def count(which: str, matches: int, caches: bool) -> tuple[list[int], int, str]:
-    """The event counts and hands of one run, and the engine build that ran."""
-    simulate = ["--cache-sim=yes", "--branch-sim=yes"] if caches else []
+class Setup(NamedTuple):
+    """What is played: the spec, its players, the protocol, and the simulations asked for."""
+
+    spec: str
+    players: int
+    fold: bool
+    caches: bool
+
+
+def count(which: str, matches: int, setup: Setup, keep: Path | None = None) -> tuple[list[int], int, str]:
+    """The event counts and hands of one run, and the engine build that ran; `keep` receives
+    callgrind's file."""
+    simulate = ["--cache-sim=yes", "--branch-sim=yes"] if setup.caches else []
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "callgrind.out"
+        out = keep or Path(tmp) / "callgrind.out"
         run = subprocess.run(["valgrind", "--tool=callgrind", *simulate, f"--callgrind-out-file={out}",
-                              sys.executable, "-c", DRIVER, which, str(matches)],
+                              sys.executable, "-c", DRIVER, which, str(matches), setup.spec, str(setup.players),
+                              "1" if setup.fold else "0"],
                              capture_output=True, text=True, check=True)
     found = re.search(r"Collected : ([\d ]+)", run.stderr)
     if found is None:
@@ -59,9 +75,9 @@ def count(which: str, matches: int, caches: bool) -> tuple[list[int], int, str]:
     return [int(n) for n in found.group(1).split()], int(hands), engine.strip()
 
 
-def per_hand(which: str, few: int, many: int, caches: bool) -> tuple[dict[str, float], str]:
-    low, low_hands, engine = count(which, few, caches)
-    high, high_hands, _ = count(which, many, caches)
+def per_hand(which: str, few: int, many: int, setup: Setup, keep: Path | None = None) -> tuple[dict[str, float], str]:
+    low, low_hands, engine = count(which, few, setup)
+    high, high_hands, _ = count(which, many, setup, keep)
     return {name: (b - a) / (high_hands - low_hands) for name, a, b in zip(EVENTS, low, high, strict=False)}, engine
 
 
@@ -70,17 +86,25 @@ def main() -> int:
     ap.add_argument("--few", type=int, default=50, help="matches of the shorter run")
     ap.add_argument("--many", type=int, default=550, help="matches of the longer run")
     ap.add_argument("--caches", action="store_true", help="also simulate the caches and the branch predictor")
+    ap.add_argument("--spec", default="teg", help="the bundled spec played (default teg)")
+    ap.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
+    ap.add_argument("--no-fold", action="store_true", help="the bench's default protocol: fold only when nothing else is legal")
+    ap.add_argument("--profile", type=Path, help="keep the interpreter's longer run's callgrind file here")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
-    ours, engine = per_hand("interpreter", args.few, args.many, args.caches)
-    theirs, _ = per_hand("reference", args.few, args.many, args.caches)
-    print(f"teg, 2 players, random play with folds; engine: {engine}; per hand:")
-    print(f"{'':36} {'interpreter':>12} {'hand-written':>12}")
+    setup = Setup(args.spec, args.players, not args.no_fold, args.caches)
+    reference = (args.spec, args.players) == ("teg", 2)
+    ours, engine = per_hand("interpreter", args.few, args.many, setup, args.profile)
+    theirs = per_hand("reference", args.few, args.many, setup)[0] if reference else None
+    protocol = "with folds" if setup.fold else "folding only when nothing else is legal"
+    print(f"{args.spec}, {args.players} players, random play {protocol}; engine: {engine}; per hand:")
+    print(f"{'':36} {'interpreter':>12}" + (f" {'hand-written':>12}" if theirs else ""))
     for name in SHOWN if args.caches else SHOWN[:1]:
-        print(f"{name:36} {ours[name]:12,.0f} {theirs[name]:12,.0f}")
-    ratio = theirs["instructions"] / ours["instructions"]
-    print(f"interpreter ÷ hand-written (hands per instruction): {ratio:.2f}×")
+        print(f"{name:36} {ours[name]:12,.0f}" + (f" {theirs[name]:12,.0f}" if theirs else ""))
+    if theirs:
+        ratio = theirs["instructions"] / ours["instructions"]
+        print(f"interpreter ÷ hand-written (hands per instruction): {ratio:.2f}×")
     return 0
 
 
