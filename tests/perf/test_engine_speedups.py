@@ -10,7 +10,7 @@ from interpreter.engine.game import Deal, load_game
 from interpreter.engine.shuffle import shuffled
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 40, 52])
+@pytest.mark.parametrize("n", [1, 2, 3, 40, 52, 255, 256, 300])
 def test_inlined_shuffle_draws_what_random_shuffle_draws(n: int) -> None:
     """Same deck, and the generator left in the same state, so every seed deals as before."""
     for seed in range(300):
