@@ -88,7 +88,8 @@ def main() -> int:
     ap.add_argument("--caches", action="store_true", help="also simulate the caches and the branch predictor")
     ap.add_argument("--spec", default="teg", help="the bundled spec played (default teg)")
     ap.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
-    ap.add_argument("--no-fold", action="store_true", help="the bench's default protocol: fold only when nothing else is legal")
+    ap.add_argument("--no-fold", action="store_true",
+                    help="the bench's default protocol: fold only when nothing else is legal")
     ap.add_argument("--profile", type=Path, help="keep the interpreter's longer run's callgrind file here")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:

@@ -1,13 +1,15 @@
 """Which actions a seat may take now: cards, stake calls, contest calls, answers, counts.
 
 Functions of a `Match` and its `Rules`, read-only but for the memo: generating legal actions is
-most of the engine's work, and keeping it apart keeps `state.py` about what actions do.
+most of the engine's work, and keeping it apart keeps `state.py` about what actions do. They
+list each action by its text, the one string of the rules' vocabulary (`Rules.action_text`),
+which is what drivers read and give back; `acts` finds the engine's `Action`s when asked.
 """
 from __future__ import annotations
 
 from interpreter.engine.context import Ctx
 from interpreter.engine.match import Match
-from interpreter.engine.records import ACCEPT, ANNOUNCE, CLOSED, DECLINE, FOLD, GOOD, IDLE, PLAIN, Action, Pending
+from interpreter.engine.records import CLOSED, IDLE, Action, Pending
 from interpreter.engine.rules import (
     CompiledCall,
     CompiledContest,
@@ -20,28 +22,25 @@ from interpreter.engine.rules import (
 )
 
 
-def acts(m: Match, r: Rules, seat: int) -> list[Action]:
-    """Every legal action of `seat`, in vocabulary order; remembered with their text until the
-    state changes, so checking the action a bot picked from `legal_actions` costs nothing more."""
+def texts(m: Match, r: Rules, seat: int) -> list[str]:
+    """Every legal action of `seat` as text, in vocabulary order; remembered until the state
+    changes, so checking the action a bot picked from them costs nothing more (the list
+    remembered: copy it before changing it)."""
     memo = m._legal
     if memo is not None and memo[0] == seat:
         return memo[1]
-    found = _find_acts(m, r, seat)
-    m._legal = (seat, found, [r.action_text[a] for a in found])
+    found = _find(m, r, seat)
+    m._legal = (seat, found)
     return found
 
 
-def texts(m: Match, r: Rules, seat: int) -> list[str]:
-    """The legal actions of `seat` as text (the list remembered: copy it before changing it)."""
-    memo = m._legal
-    if memo is None or memo[0] != seat:
-        acts(m, r, seat)
-        memo = m._legal
-        assert memo is not None
-    return memo[2]
+def acts(m: Match, r: Rules, seat: int) -> list[Action]:
+    """Every legal action of `seat` as the engine's `Action`s, in vocabulary order."""
+    act_of = r.act_of
+    return [act_of[t] for t in texts(m, r, seat)]
 
 
-def _find_acts(m: Match, r: Rules, seat: int) -> list[Action]:
+def _find(m: Match, r: Rules, seat: int) -> list[str]:
     if m.hand_over or seat not in m.seats:
         return []
     if m.count is not None:
@@ -59,114 +58,106 @@ def _find_acts(m: Match, r: Rules, seat: int) -> list[Action]:
     return _compulsory(m, r, seat, found) if r.compulsory else found
 
 
-def _out_of_turn(m: Match, r: Rules, seat: int) -> list[Action]:
+def _out_of_turn(m: Match, r: Rules, seat: int) -> list[str]:
     """What a seat that is not to act may do: fold, where the spec's `fold.when` allows it."""
-    return [FOLD] if _may_fold(r, Ctx(m, r, seat, r.team_of[seat])) else []
+    return ["fold"] if r.fold_when is always or r.fold_when(Ctx(m, r, seat, r.team_of[seat])) else []
 
 
-def _may_fold(r: Rules, ctx: Ctx) -> bool:
-    return r.fold_when is always or bool(r.fold_when(ctx))
-
-
-def _compulsory(m: Match, r: Rules, seat: int, acts: list[Action]) -> list[Action]:
+def _compulsory(m: Match, r: Rules, seat: int, found: list[str]) -> list[str]:
     """A holder of a compulsory declaration declares before anything else it may do now:
-    while one of its declarations is among `acts` (or it is to speak in a count the
+    while one of its declarations is among `found` (or it is to speak in a count the
     declaration cancels), only those declarations and folding remain."""
     p = m.pending
     for cont in r.compulsory:
         if not may_declare(m, cont, seat) or m.contests[cont.index].status == CLOSED \
                 or (p is not None and p.contest == cont.index) or not holds(m, r, cont, seat):
             continue
-        declare = [a for a in acts if a[0] == "call" and a[1] in cont.calls and cont.calls[a[1]].declare]
+        calls = cont.calls
+        declare = [t for t in found if t in calls and calls[t].declare]
         c = m.count
         if not declare and c is not None and r.contests[c.contest].name in cont.ir.cancels \
                 and cont.window(Ctx(m, r, seat, r.team_of[seat])):
-            declare = [call.act for call in cont.opening if call.declare]
+            declare = [call.name for call in cont.opening if call.declare]
         if declare:
-            return declare + [a for a in acts if a[0] == "fold"]
-    return acts
+            return declare + [t for t in found if t == "fold"]
+    return found
 
 
-def _turn_acts(m: Match, r: Rules, seat: int) -> list[Action]:
+def _turn_acts(m: Match, r: Rules, seat: int) -> list[str]:
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    acts: list[Action] = []
-    acts += _card_acts(m, r, seat, ctx)
-    if _stake_call_ok(m, r, seat, ctx):
-        acts.append(r.stake_acts[m.stake_level])
+    found = _card_acts(m, r, seat, ctx) if m.blind or r.cover is not None \
+        else [r.play_texts[c] for c in sorted(m.hands[seat])]
+    level = m.stake_level
+    if level < len(r.stake_names) and m.forbid != "refuse" \
+            and (m.stake_owner is None or r.raise_any or m.stake_owner == r.team_of[seat]) \
+            and (r.stake_when is always or r.stake_when(ctx)):
+        found.append(r.stake_names[level])
     for cont in r.contests:
-        acts += _contest_calls(m, r, seat, cont, ctx, answering=None)
-    for index, (_, _, when, _) in enumerate(r.annulments):
+        if m.contests[cont.index].status != CLOSED:
+            found += _contest_calls(m, r, seat, cont, ctx, None)
+    for index, (name, _, when, _) in enumerate(r.annulments):
         if when(ctx) and annuls(m, r, index, seat):
-            acts.append(r.annul_acts[index])
-    if _may_fold(r, ctx):
-        acts.append(FOLD)
-    return acts
+            found.append(name)
+    if r.fold_when is always or r.fold_when(ctx):
+        found.append("fold")
+    return found
 
 
-def _card_acts(m: Match, r: Rules, seat: int, ctx: Ctx) -> list[Action]:
+def _card_acts(m: Match, r: Rules, seat: int, ctx: Ctx) -> list[str]:
+    """The cards `seat` may play: by position in a blind trick, face up, or face down."""
     if m.blind:
-        return [r.position_acts[i] for i, c in enumerate(m.dealt[seat]) if c in m.hands[seat]]
-    acts: list[Action] = [r.play_acts[c] for c in sorted(m.hands[seat])]
+        return [r.position_texts[i] for i, c in enumerate(m.dealt[seat]) if c in m.hands[seat]]
+    found = [r.play_texts[c] for c in sorted(m.hands[seat])]
     if r.cover is not None and r.cover(ctx):
-        acts += [r.cover_acts[c] for c in sorted(m.hands[seat])]
-    return acts
+        found += [r.cover_texts[c] for c in sorted(m.hands[seat])]
+    return found
 
 
-def _count_acts(m: Match, r: Rules, seat: int) -> list[Action]:
+def _count_acts(m: Match, r: Rules, seat: int) -> list[str]:
     c = m.count
     assert c is not None
     if seat != c.seat:
         return []
     cont = r.contests[c.contest]
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    acts: list[Action] = [FOLD] if _may_fold(r, ctx) else []
+    found = ["fold"] if r.fold_when is always or r.fold_when(ctx) else []
     if not c.opened or cont.announce is always or cont.announce(ctx):
-        acts.append(ANNOUNCE)
+        found.append("announce")
     if c.opened and (cont.good is always or cont.good(ctx)):
-        acts.append(GOOD)
-    return acts
+        found.append("good")
+    return found
 
 
-def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[Action]:
+def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[str]:
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    acts: list[Action] = [ACCEPT, DECLINE]
+    found = ["accept", "decline"]
     if p.contest is not None:
         cont = r.contests[p.contest]
         if cont.calls[p.call].declare:      # a declaration asks: answers are the call's own
-            acts = [PLAIN[verb] for verb, table in (("accept", cont.call_accept),
-                                                     ("decline", cont.call_decline)) if p.call in table]
+            found = [verb for verb, table in (("accept", cont.call_accept), ("decline", cont.call_decline))
+                     if p.call in table]
             if r.team_of[seat] == r.team_of[p.caller]:
-                acts = []                   # a partner asked in turn can only declare too
-    if p.contest is None:
-        if p.step < len(r.stake_names) and m.forbid != "refuse" and (r.stake_when is always or r.stake_when(ctx)):
-            acts.append(r.stake_acts[p.step])
+                found = []                  # a partner asked in turn can only declare too
+    elif p.step < len(r.stake_names) and m.forbid != "refuse" and (r.stake_when is always or r.stake_when(ctx)):
+        found.append(r.stake_names[p.step])
     for cont in r.contests:
-        acts += _contest_calls(m, r, seat, cont, ctx, answering=p)
-    if _may_fold(r, ctx):
-        acts.append(FOLD)
-    return acts
-
-
-def _stake_call_ok(m: Match, r: Rules, seat: int, ctx: Ctx) -> bool:
-    if m.stake_level >= len(r.stake_names) or m.forbid == "refuse":
-        return False
-    if m.stake_owner is not None and not r.raise_any and m.stake_owner != r.team_of[seat]:
-        return False
-    return r.stake_when is always or bool(r.stake_when(ctx))
+        if m.contests[cont.index].status != CLOSED:
+            found += _contest_calls(m, r, seat, cont, ctx, p)
+    if r.fold_when is always or r.fold_when(ctx):
+        found.append("fold")
+    return found
 
 
 def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ctx,
-                   answering: Pending | None) -> list[Action]:
-    """Calls of one contest `seat` may make now: open, raise, or declare."""
+                   answering: Pending | None) -> list[str]:
+    """Calls of one contest `seat` may make now, the contest not closed: open, raise, or declare."""
     cs = m.contests[cont.index]
-    if cs.status == CLOSED:
-        return []
     if answering is not None and answering.contest == cont.index:
         if cont.declares and not holds(m, r, cont, seat):   # only declarations ask what a hand holds
             return []
         last = answering.call
         partner = r.team_of[answering.caller] == r.team_of[seat]
-        return [call.act for call in cont.rules
+        return [call.name for call in cont.rules
                 if ((call.name == last and call.declare)         # answering a declaration with one's own
                     or (last in call.after and not partner))
                 and _below_max(call, cs.chain) and call.may(ctx)]
@@ -180,12 +171,12 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
         return []
     holder = cont.declares and holds(m, r, cont, seat)
     if cs.status == IDLE:
-        return [call.act for call in cont.opening if (not call.declare or holder) and call.may(ctx)]
+        return [call.name for call in cont.opening if (not call.declare or holder) and call.may(ctx)]
     if not cont.declares or not holder or seat in cs.declared:     # its own waiting call: answered above
         return []
     last, last_seat = cs.chain[-1]
     raising = r.team_of[last_seat] != r.team_of[seat]
-    return [call.act for call in cont.rules
+    return [call.name for call in cont.rules
             if ((call.declare and call.opens)                   # another declaration of one's own
                 or (last in call.after and raising and _below_max(call, cs.chain)))
             and call.may(ctx)]

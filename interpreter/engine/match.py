@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
-from interpreter.engine.records import Action, ContestState, Count, Deal, Pending
+from interpreter.engine.records import ContestState, Count, Deal, Pending
 
 Event = dict[str, Any]
 Played = tuple[int, int, bool]          # (seat, card, covered)
@@ -104,8 +104,8 @@ class Match:
     accepted: set[str] = field(default_factory=set, metadata=_meta(True, False))   # calls accepted
     strength: Sequence[int] = field(default=(), metadata=_meta(True, False))     # card strengths, by turned card
     facts: DealFacts | None = field(default=None, metadata=_meta(True, False))    # an abstract deal, or the cards
-    _legal: tuple[int, list[Action], list[str]] | None = field(default=None, metadata=_meta(True, False))
-    # the legal-action memo: the seat, its actions and their text
+    _legal: tuple[int, list[str]] | None = field(default=None, metadata=_meta(True, False))
+    # the legal-action memo: the seat and its actions' texts
 
     def __init__(self, rng: random.Random, seed: int | None = None, score: list[int] | None = None,
                  dealer: int = 0, blank: bool = False) -> None:

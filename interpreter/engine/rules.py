@@ -168,7 +168,13 @@ class Rules:
         self.actions = tuple(text for _, text in vocabulary)
         self.action_index = {a: i for i, a in enumerate(self.actions)}
         self.action_text = dict(vocabulary)
+        self.act_of = {text: act for act, text in vocabulary}
+        assert len(self.act_of) == len(vocabulary), "two actions of the vocabulary share a text"
         self.parsed = {text: act for act, text in vocabulary if text.split()[0] not in self.aliases}
+        text = self.action_text      # the texts play lists, the vocabulary's own strings
+        self.play_texts = tuple(text[act] for act in self.play_acts)
+        self.cover_texts = tuple(text.get(act, "") for act in self.cover_acts)     # listed with a cover rule only
+        self.position_texts = tuple(text[act] for act in self.position_acts)
 
     def _vocabulary(self) -> list[tuple[Action, str]]:
         """Every action as the engine's (verb, argument) and its text, in a fixed order: the

@@ -293,10 +293,9 @@ class State(Match):
         actor = self.current_player() if seat is None else seat
         if actor != memo[0]:
             return None
-        listed = memo[2]
-        for k in range(len(listed)):
-            if listed[k] == action:
-                return actor, memo[1][k], listed[k]
+        for text in memo[1]:
+            if text == action:
+                return actor, self.game.act_of[text], text
         return None
 
     # -- applying ---------------------------------------------------------------------
