@@ -91,6 +91,8 @@ class Rules:
         self.target = spec.match.target
         self.hand_size = spec.deck.hand_size
         self.cards = Cards(spec.deck)
+        self.deck_size = len(self.cards)
+        self.every_seat = tuple(range(self.num_players))
         self.views = turned_tables(self.cards, spec.ranking, spec.trumps)
         self.strength = {turned: view.strength for turned, view in self.views.items()}
         self.turns_card = spec.trumps is not None

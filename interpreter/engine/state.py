@@ -78,34 +78,33 @@ class State(Match):
 
     def _deal(self) -> None:
         g = self.game
-        seats, hand_format = self._next_seats()
         n = g.num_players
-        everyone = len(seats) == n
-        mano = (self.dealer + 1) % n if everyone else next(s for s in g.from_seat[(self.dealer + 1) % n] if s in seats)
+        if g.schedule_when is None:                 # every seat plays every hand
+            seats, hand_format = list(g.every_seat), ""
+            mano = (self.dealer + 1) % n
+        else:
+            seats, hand_format = self._next_seats()
+            mano = (self.dealer + 1) % n if len(seats) == n \
+                else next(s for s in g.from_seat[(self.dealer + 1) % n] if s in seats)
         self.reset_hand(n, len(g.contests), seats, mano, hand_format)
         self.hand_number += 1
-        size = g.hand_size
         order = from_mano(self, g)
+        dealt = self.dealt
         if self.script:
-            deal = self.script.pop(0)
-            idx = g.cards.index
-            for seat in order:
-                self.dealt[seat] = tuple(idx[c] for c in deal.hands[seat])
-            used = {c for h in self.dealt for c in h}
-            if g.turns_card:
-                if deal.turned is not None:
-                    self.turned = idx[deal.turned]
-                else:
-                    self.turned = self.generator().choice([c for c in range(len(g.cards)) if c not in used])
+            self._deal_script(order)
         else:
-            deck = shuffled(self.generator(), len(g.cards))
+            size = g.hand_size
+            deck = shuffled(self.generator(), g.deck_size)
             for k, seat in enumerate(order):
-                self.dealt[seat] = tuple(deck[k * size:(k + 1) * size])
+                dealt[seat] = tuple(deck[k * size:(k + 1) * size])
             if g.turns_card:
                 self.turned = deck[len(order) * size]
-        self.hands = [list(h) for h in self.dealt]
+        self.hands = [list(h) for h in dealt]
         self.strength = g.strength[self.turned]
-        self._special_hands()
+        if g.special or g.base_worth is None:
+            self._special_hands()
+        else:
+            self.base_worth = g.base_worth
         self.worth = self.base_worth
         event = {"type": "deal", "hand": self.hand_number, "dealer": self.dealer, "mano": self.mano,
                  "turned": g.cards.ids[self.turned] if self.turned is not None else None,
@@ -113,7 +112,26 @@ class State(Match):
         if self.hand_format:
             event.update(format=self.hand_format, playing=list(self.seats))
         self.events.append(event)
-        self._update_blind()
+        if g.blind_rules and self.special:
+            self._update_blind()
+        else:                                       # nothing played yet: each seat is shown its deal
+            ids = g.cards.ids
+            for seat in self.seats:
+                self.events.append({"type": "hand", "seat": seat, "only": seat, "cards": [ids[c] for c in dealt[seat]]})
+
+    def _deal_script(self, order: Sequence[int]) -> None:
+        """The next scripted deal, its turned card drawn from the rest where it names none."""
+        g = self.game
+        deal = self.script.pop(0)
+        idx = g.cards.index
+        for seat in order:
+            self.dealt[seat] = tuple(idx[c] for c in deal.hands[seat])
+        used = {c for h in self.dealt for c in h}
+        if g.turns_card:
+            if deal.turned is not None:
+                self.turned = idx[deal.turned]
+            else:
+                self.turned = self.generator().choice([c for c in range(g.deck_size) if c not in used])
 
     def _next_seats(self) -> tuple[list[int], str]:
         """The seats that play the hand about to be dealt, and its format: the next hand of the
@@ -128,10 +146,8 @@ class State(Match):
         return list(range(g.num_players)), ""
 
     def _special_hands(self) -> None:
+        """The special hands dealt, and what the hand is worth unraised."""
         g = self.game
-        if not g.special and g.base_worth is not None:
-            self.base_worth = g.base_worth
-            return
         ctx = Ctx(self, g, None)
         self.base_worth = int(g.stake_base(ctx))
         for hand, when, base, _ in g.special:
