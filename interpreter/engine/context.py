@@ -120,6 +120,28 @@ def _getter(name: str, source: str) -> Callable[[Ctx], Any]:
 PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {name: _getter(name, source) for name, source in PLAY_SOURCES.items()}
 
 
+def _stake(c: Ctx) -> int:
+    return c.st.worth
+
+
+def _total(c: Ctx) -> int:
+    assert c.pay is not None
+    return c.pay.total
+
+
+def _last(c: Ctx) -> int:
+    assert c.pay is not None
+    return c.pay.last
+
+
+NATIVE_NAMES: dict[str, Callable[[Ctx], Any]] = {"stake": _stake, "total": _total, "last": _last}
+"""The names formulas most often are alone (`fold.pays: stake`, `accept: total`) as functions of
+the engine's own, which a compiled engine runs without the interpreter; a test holds each to
+its source above."""
+NATIVE: dict[str, Callable[[Ctx], Any]] = {f"({PLAY_SOURCES[name]})": fn for name, fn in NATIVE_NAMES.items()}
+"""The same by the source a formula of that name alone generates (`rulespec.formula`)."""
+
+
 def play_env(options: dict[str, OptionValue], call_names: set[str], contests: dict[str, int]) -> Env:
     """The environment for conditions and payoffs; option values fold to constants."""
     constants = option_constants(options)

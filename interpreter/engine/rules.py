@@ -9,7 +9,7 @@ from typing import Any
 from rulespec.formula import Compiled, compile_expr
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
 
-from interpreter.engine.context import Ctx, play_env
+from interpreter.engine.context import NATIVE, Ctx, play_env
 from interpreter.engine.match import Match
 from interpreter.engine.records import PLAIN, Action
 from interpreter.engine.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
@@ -89,6 +89,7 @@ class Rules:
         self.teams = spec.table.teams
         self.team_of = tuple(s % self.teams for s in range(self.num_players))
         self.target = spec.match.target
+        self.end_at_once = spec.match.end == "immediately"     # else at the end of the hand
         self.hand_size = spec.deck.hand_size
         self.cards = Cards(spec.deck)
         self.deck_size = len(self.cards)
@@ -116,7 +117,7 @@ class Rules:
 
         def compile_(f: Formula) -> Fn:
             c = compiled(f)
-            return constant(c.value) if c.constant else c.fn
+            return constant(c.value) if c.constant else NATIVE.get(c.source, c.fn)
 
         def condition(f: Formula) -> Fn:
             c = compiled(f)

@@ -18,7 +18,7 @@ def score(m: Match, r: Rules, team: int, points: int, reason: str) -> None:
     m.score[team] += points
     m.events.append({"type": "score", "team": team, "points": points, "reason": reason,
                      "score": list(m.score)})
-    if m.score[team] >= r.target and r.spec.match.end == "immediately":
+    if m.score[team] >= r.target and r.end_at_once:
         finish(m, team)
 
 

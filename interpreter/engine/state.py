@@ -507,12 +507,14 @@ class State(Match):
         self.hand_over = True
         self.pending = self.suspended = None
         self.count = None
-        scoring.reveal(self)
-        self.events.append({"type": "hand_over", "winner": None if team in (None, NOBODY) else team,
+        if self.shows:
+            scoring.reveal(self)
+        self.events.append({"type": "hand_over", "winner": None if team is None or team == NOBODY else team,
                             "score": list(self.score)})
-        winner = scoring.winner_at_hand_end(self, g)
-        if winner is not None:
-            scoring.finish(self, winner)
+        if not g.end_at_once:                   # else a team at the target has won as it scored
+            winner = scoring.winner_at_hand_end(self, g)
+            if winner is not None:
+                scoring.finish(self, winner)
 
     # -- views ------------------------------------------------------------------------
 

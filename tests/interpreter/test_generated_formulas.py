@@ -16,7 +16,7 @@ from rulespec.formula import Compiled, compile_expr
 from rulespec.ir import Formula, Spec
 from rulespec.load import bundled_names
 
-from interpreter.engine.context import Ctx, Pay
+from interpreter.engine.context import NATIVE, NATIVE_NAMES, PLAY_NAMES, PLAY_SOURCES, Ctx, Pay
 from interpreter.engine.game import Game, load_game
 from interpreter.engine.tables import HandCtx, _hand_env
 
@@ -98,3 +98,25 @@ def test_the_generated_source_is_one_expression_without_the_closures() -> None:
     compiled = compile_expr(window.expr, game.env, window.locate, window.span.path, generate=True)
     assert "c.st.trick_no" in compiled.source and "c.st.stake_level" in compiled.source
     assert compiled.fn.__code__.co_filename == f"<formula {window.span.path}>"
+
+
+def test_the_engine_s_own_functions_for_names_alone_read_what_their_sources_read() -> None:
+    """`context.NATIVE`: a formula that is one of these names alone runs as the engine's own
+    function (compiled with it), which must give what the name's generated source gives."""
+    game = load_game("teg")
+    assert game.fold_pays is NATIVE_NAMES["stake"]            # `fold.pays: stake`
+    assert set(NATIVE) == {f"({PLAY_SOURCES[name]})" for name in NATIVE_NAMES}
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(4):
+        st = game.new_match(seed=seed)
+        while not st.match_over and st.hand_number < 6:
+            if st.hand_over:
+                st.next_hand()
+                continue
+            ctx = Ctx(st, game, st.current_player(), 0, Pay(*(rng.randrange(9) for _ in range(7))))
+            for name, fn in NATIVE_NAMES.items():
+                assert fn(ctx) == PLAY_NAMES[name](ctx), name
+                compared += 1
+            st.apply(rng.choice(st.legal_actions()))
+    assert compared > 50
