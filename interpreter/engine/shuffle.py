@@ -10,29 +10,36 @@ def shuffled(rng: random.Random, n: int) -> list[int]:
 
     `shuffle` draws `getrandbits(width)` at each step, which is the top `width` bits of one
     32-bit word of the generator (the top byte's, for a deck of at most 255 cards), and draws
-    again when the number is out of range. Here the words come in a few calls of
+    again when the number is out of range. Here most words come in a few calls of
     `getrandbits(32 * count)` instead of one call per draw (the calls were most of a compiled
     deal), `count` being the steps left, which need a word each at least: the generator never
-    runs ahead of `shuffle`'s (a test checks the decks and the generator's state agree)."""
-    deck = list(range(n))
+    runs ahead of `shuffle`'s (a test checks the decks and the generator's state agree). When
+    few steps are left, single draws cost less than another call for words."""
+    deck = list(_deck(n))
     if n > 255:
         return _shuffled_by_draws(rng, deck)
+    bits = rng.getrandbits
     words = _words(rng, n - 1)
     k, end = 3, len(words)          # the top byte of each little-endian word
     for i, shift in _draws(n):
-        if k > end:                 # rejected draws used up the words: one more per step left
-            words, k = _words(rng, i), 3
-            end = len(words)
-        j = words[k] >> shift
-        k += 4
-        while j > i:
-            if k > end:
+        while True:
+            if k < end:
+                j = words[k] >> shift
+                k += 4
+            elif i >= _BATCH:       # the words used up by rejected draws, many steps left
                 words, k = _words(rng, i), 3
                 end = len(words)
-            j = words[k] >> shift
-            k += 4
+                continue
+            else:
+                j = bits(8 - shift)
+            if j <= i:
+                break
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+_BATCH = 8
+"""Steps left from which one call for their words costs less than a call per draw."""
 
 
 def _words(rng: random.Random, count: int) -> bytes:
@@ -50,6 +57,11 @@ def _shuffled_by_draws(rng: random.Random, deck: list[int]) -> list[int]:
             j = bits(width)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+@functools.cache
+def _deck(n: int) -> tuple[int, ...]:
+    return tuple(range(n))
 
 
 @functools.cache
