@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import Any, Final
 
 
 def shuffled(rng: random.Random, n: int) -> list[int]:
@@ -15,7 +16,7 @@ def shuffled(rng: random.Random, n: int) -> list[int]:
     deal), `count` being the steps left, which need a word each at least: the generator never
     runs ahead of `shuffle`'s (a test checks the decks and the generator's state agree). When
     few steps are left, single draws cost less than another call for words."""
-    deck = list(_deck(n))
+    deck: list[Any] = list(_deck(n))          # moved as they are: no int unboxed and boxed again
     if n > 255:
         return _shuffled_by_draws(rng, deck)
     bits = rng.getrandbits
@@ -38,7 +39,7 @@ def shuffled(rng: random.Random, n: int) -> list[int]:
     return deck
 
 
-_BATCH = 8
+_BATCH: Final = 8
 """Steps left from which one call for their words costs less than a call per draw."""
 
 
