@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from rulespec.errors import Diagnostic, SpecError
 from rulespec.formula import Env, FunctionSpec, compile_expr, option_constants
@@ -149,6 +149,10 @@ def _hand_env(cards: Cards, options: dict[str, Any]) -> Env:
     })
 
 
+_ABSENT: Final = -(2 ** 60)
+"""What `HandValues` finds for a hand not in its table yet: no hand is worth it."""
+
+
 class HandValues:
     """A hand value (envido, flor) for every hand under every turned card, kept once computed."""
 
@@ -170,16 +174,16 @@ class HandValues:
         Kept under the sorted hand and under the order it was dealt in, so that play finds a
         dealt hand's value without sorting it again."""
         dealt = (turned, hand if isinstance(hand, tuple) else tuple(hand))
-        try:
-            return self._table[dealt]
-        except KeyError:
-            key = (turned, tuple(sorted(dealt[1])))
-            if key not in self._table:
-                ctx = HandCtx(key[1], self._views[turned])
-                self._table[key] = None if self._holds is not None and not self._holds(ctx) \
-                    else int(self._formula(ctx))
-            value = self._table[dealt] = self._table[key]
-            return value
+        found = self._table.get(dealt, _ABSENT)         # a miss raising KeyError cost more than the rest
+        if found is None or found != _ABSENT:
+            return found
+        key = (turned, tuple(sorted(dealt[1])))
+        if key not in self._table:
+            ctx = HandCtx(key[1], self._views[turned])
+            self._table[key] = None if self._holds is not None and not self._holds(ctx) \
+                else int(self._formula(ctx))
+        value = self._table[dealt] = self._table[key]
+        return value
 
     def makers(self, hand: Sequence[int], turned: int | None = None) -> tuple[int, ...]:
         """The cards that make the hand's value: the first smallest part of the hand (in the
