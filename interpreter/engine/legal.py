@@ -11,6 +11,7 @@ from interpreter.engine.records import ACCEPT, ANNOUNCE, CLOSED, DECLINE, FOLD, 
 from interpreter.engine.rules import (
     CompiledCall,
     CompiledContest,
+    Fn,
     Rules,
     always,
     annuls,
@@ -61,11 +62,12 @@ def _find_acts(m: Match, r: Rules, seat: int) -> list[Action]:
 
 def _out_of_turn(m: Match, r: Rules, seat: int) -> list[Action]:
     """What a seat that is not to act may do: fold, where the spec's `fold.when` allows it."""
-    return [FOLD] if _may_fold(r, Ctx(m, r, seat, r.team_of[seat])) else []
+    return [FOLD] if _met(r.fold_when, Ctx(m, r, seat, r.team_of[seat])) else []
 
 
-def _may_fold(r: Rules, ctx: Ctx) -> bool:
-    return r.fold_when is always or bool(r.fold_when(ctx))
+def _met(condition: Fn, ctx: Ctx) -> bool:
+    """A condition of the spec, untested where it is always true."""
+    return condition is always or bool(condition(ctx))
 
 
 def _compulsory(m: Match, r: Rules, seat: int, acts: list[Action]) -> list[Action]:
@@ -98,7 +100,7 @@ def _turn_acts(m: Match, r: Rules, seat: int) -> list[Action]:
     for index, (_, _, when, _) in enumerate(r.annulments):
         if when(ctx) and annuls(m, r, index, seat):
             acts.append(r.annul_acts[index])
-    if _may_fold(r, ctx):
+    if _met(r.fold_on_turn, ctx):
         acts.append(FOLD)
     return acts
 
@@ -119,7 +121,7 @@ def _count_acts(m: Match, r: Rules, seat: int) -> list[Action]:
         return []
     cont = r.contests[c.contest]
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    acts: list[Action] = [FOLD] if _may_fold(r, ctx) else []
+    acts: list[Action] = [FOLD] if _met(r.fold_counting, ctx) else []
     if not c.opened or cont.announce is always or cont.announce(ctx):
         acts.append(ANNOUNCE)
     if c.opened and (cont.good is always or cont.good(ctx)):
@@ -142,7 +144,7 @@ def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[Action]:
             acts.append(r.stake_acts[p.step])
     for cont in r.contests:
         acts += _contest_calls(m, r, seat, cont, ctx, answering=p)
-    if _may_fold(r, ctx):
+    if _met(r.fold_answering, ctx):
         acts.append(FOLD)
     return acts
 
