@@ -8,10 +8,13 @@ costs, start-up and loading excluded. Needs valgrind; slow (valgrind runs some 5
 
     python tools/instructions.py                    # the engine this checkout imports
     TRUCO_PURE=1 python tools/instructions.py       # the pure source, even where a build exists
-    python tools/instructions.py --spec uruguayo --players 4 --no-fold --profile out
+    python tools/instructions.py --spec uruguayo --players 4 --protocol no-fold --fill played --profile out
 
-The hand-written engine plays only 2-player `teg`; for another spec the interpreter is counted
-alone. `--profile` keeps the longer run's callgrind file, for `callgrind_annotate`.
+The hand-written engine plays 2-player `teg` only, so it runs beside the interpreter only there.
+`--fill played` fills the hand-value tables by playing the longer run's matches once before the
+counted play, rather than filling every table (`--fill all`, as `truco bench` does): the same
+steady state, at a fraction of the cost under valgrind for a spec whose tables are large.
+`--profile` keeps the interpreter's longer run's callgrind file, for `callgrind_annotate`.
 """
 from __future__ import annotations
 
@@ -29,9 +32,13 @@ import sys
 from interpreter.engine import build
 from interpreter.engine.game import load_game
 from interpreter.measure.bench import Reference, precompute, random_play, reference_module
-which, matches, spec, players, fold = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
-game = load_game(spec, {"players": players})
-precompute(game)
+which, matches, spec, players, fold, fill = sys.argv[1:7]
+matches, fold = int(matches), fold == "fold"
+game = load_game(spec, {"players": int(players)})
+if fill == "all":
+    precompute(game)
+else:                   # the matches of the longer run, played once: every hand they deal
+    random_play(lambda n: game.new_match(seed=n), None, int(fill), 0, fold)
 if which == "interpreter":
     play = random_play(lambda n: game.new_match(seed=n), None, matches, 0, fold)
 else:
@@ -39,6 +46,8 @@ else:
 print(play.hands, build())
 """
 
+
+REFERENCE_SPEC, REFERENCE_PLAYERS = "teg", 2     # what the hand-written engine plays
 
 EVENTS = ("instructions", "data reads", "data writes", "L1 instruction misses", "L1 data read misses",
           "L1 data write misses", "last-level instruction misses", "last-level data read misses",
@@ -49,35 +58,36 @@ SHOWN = ("instructions", "L1 instruction misses", "L1 data read misses", "L1 dat
          "conditional branches mispredicted", "indirect branches mispredicted")
 
 
-class Setup(NamedTuple):
-    """What is played: the spec, its players, the protocol, and the simulations asked for."""
+class Run(NamedTuple):
+    """What is played: a spec at a table size, under a protocol, its tables filled as `--fill` says."""
 
     spec: str
     players: int
     fold: bool
-    caches: bool
+    fill: str           # "all", or the number of matches played once to fill them
 
 
-def count(which: str, matches: int, setup: Setup, keep: Path | None = None) -> tuple[list[int], int, str]:
+def count(which: str, matches: int, run: Run, caches: bool, keep: Path | None = None) -> tuple[list[int], int, str]:
     """The event counts and hands of one run, and the engine build that ran; `keep` receives
     callgrind's file."""
-    simulate = ["--cache-sim=yes", "--branch-sim=yes"] if setup.caches else []
+    simulate = ["--cache-sim=yes", "--branch-sim=yes"] if caches else []
     with tempfile.TemporaryDirectory() as tmp:
         out = keep or Path(tmp) / "callgrind.out"
-        run = subprocess.run(["valgrind", "--tool=callgrind", *simulate, f"--callgrind-out-file={out}",
-                              sys.executable, "-c", DRIVER, which, str(matches), setup.spec, str(setup.players),
-                              "1" if setup.fold else "0"],
-                             capture_output=True, text=True, check=True)
-    found = re.search(r"Collected : ([\d ]+)", run.stderr)
+        done = subprocess.run(["valgrind", "--tool=callgrind", *simulate, f"--callgrind-out-file={out}",
+                               sys.executable, "-c", DRIVER, which, str(matches), run.spec, str(run.players),
+                               "fold" if run.fold else "no-fold", run.fill],
+                              capture_output=True, text=True, check=True)
+    found = re.search(r"Collected : ([\d ]+)", done.stderr)
     if found is None:
-        raise SystemExit(f"valgrind printed no count:\n{run.stderr}")
-    hands, engine = run.stdout.split(maxsplit=1)
+        raise SystemExit(f"valgrind printed no count:\n{done.stderr}")
+    hands, engine = done.stdout.split(maxsplit=1)
     return [int(n) for n in found.group(1).split()], int(hands), engine.strip()
 
 
-def per_hand(which: str, few: int, many: int, setup: Setup, keep: Path | None = None) -> tuple[dict[str, float], str]:
-    low, low_hands, engine = count(which, few, setup)
-    high, high_hands, _ = count(which, many, setup, keep)
+def per_hand(which: str, few: int, many: int, run: Run, caches: bool,
+             keep: Path | None = None) -> tuple[dict[str, float], str]:
+    low, low_hands, engine = count(which, few, run, caches)
+    high, high_hands, _ = count(which, many, run, caches, keep)
     return {name: (b - a) / (high_hands - low_hands) for name, a, b in zip(EVENTS, low, high, strict=False)}, engine
 
 
@@ -86,20 +96,23 @@ def main() -> int:
     ap.add_argument("--few", type=int, default=50, help="matches of the shorter run")
     ap.add_argument("--many", type=int, default=550, help="matches of the longer run")
     ap.add_argument("--caches", action="store_true", help="also simulate the caches and the branch predictor")
-    ap.add_argument("--spec", default="teg", help="the bundled spec played (default teg)")
-    ap.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
-    ap.add_argument("--no-fold", action="store_true",
-                    help="the bench's default protocol: fold only when nothing else is legal")
+    ap.add_argument("--spec", default=REFERENCE_SPEC, help="the spec played")
+    ap.add_argument("--players", type=int, default=REFERENCE_PLAYERS)
+    ap.add_argument("--protocol", choices=("fold", "no-fold"), default="fold",
+                    help="random folds allowed (`truco bench --fold`), or only when nothing else is legal "
+                         "(the bench's default protocol)")
+    ap.add_argument("--fill", choices=("all", "played"), default="all",
+                    help="fill every hand-value table first, or only the hands the longer run deals")
     ap.add_argument("--profile", type=Path, help="keep the interpreter's longer run's callgrind file here")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
-    setup = Setup(args.spec, args.players, not args.no_fold, args.caches)
-    reference = (args.spec, args.players) == ("teg", 2)
-    ours, engine = per_hand("interpreter", args.few, args.many, setup, args.profile)
-    theirs = per_hand("reference", args.few, args.many, setup)[0] if reference else None
-    protocol = "with folds" if setup.fold else "folding only when nothing else is legal"
-    print(f"{args.spec}, {args.players} players, random play {protocol}; engine: {engine}; per hand:")
+    run = Run(args.spec, args.players, args.protocol == "fold", "all" if args.fill == "all" else str(args.many))
+    ours, engine = per_hand("interpreter", args.few, args.many, run, args.caches, args.profile)
+    reference = (run.spec, run.players) == (REFERENCE_SPEC, REFERENCE_PLAYERS)
+    theirs = per_hand("reference", args.few, args.many, run, args.caches)[0] if reference else None
+    folds = "with folds" if run.fold else "folding only when nothing else is legal"
+    print(f"{run.spec}, {run.players} players, random play {folds}; engine: {engine}; per hand:")
     print(f"{'':36} {'interpreter':>12}" + (f" {'hand-written':>12}" if theirs else ""))
     for name in SHOWN if args.caches else SHOWN[:1]:
         print(f"{name:36} {ours[name]:12,.0f}" + (f" {theirs[name]:12,.0f}" if theirs else ""))

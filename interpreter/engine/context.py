@@ -111,6 +111,18 @@ it reads are there: rulespec's scope check keeps seat names out of formulas eval
 seat, and chain facts out of all but payoffs."""
 
 
+NO_COUNT: dict[str, Any] = {"counting": False, "opponent_announced": False, "can_beat": False,
+                           "beats_announced": False, "beats_opponents": False}
+ON_TURN: dict[str, Any] = {**NO_COUNT, "my_turn": True, "answering": False, "pending_step": 0}
+"""The names a formula reads that are known when a seat lists its actions on its own turn (no
+call waits, no count): each a constant there, so that a condition such as `my_turn or answering`
+folds at compile time instead of running at every listing (`legal._turn_acts`)."""
+ANSWERING: dict[str, Any] = {**NO_COUNT, "my_turn": False, "answering": True}
+"""Known when a seat may answer the call that waits (`legal._answer_acts`)."""
+COUNTING: dict[str, Any] = {"counting": True, "my_turn": False}
+"""Known when a seat speaks in a count (`legal._count_acts`)."""
+
+
 def _getter(name: str, source: str) -> Callable[[Ctx], Any]:
     """A name's source as a function of the context."""
     fn: Callable[[Ctx], Any] = eval(compile(f"lambda c: {source}", f"<name {name}>", "eval"), {})  # noqa: S307

@@ -13,6 +13,7 @@ from interpreter.engine.records import CLOSED, IDLE, Action, Pending
 from interpreter.engine.rules import (
     CompiledCall,
     CompiledContest,
+    Fn,
     Rules,
     always,
     annuls,
@@ -60,7 +61,12 @@ def _find(m: Match, r: Rules, seat: int) -> list[str]:
 
 def _out_of_turn(m: Match, r: Rules, seat: int) -> list[str]:
     """What a seat that is not to act may do: fold, where the spec's `fold.when` allows it."""
-    return ["fold"] if r.fold_when is always or r.fold_when(Ctx(m, r, seat, r.team_of[seat])) else []
+    return ["fold"] if _met(r.fold_when, Ctx(m, r, seat, r.team_of[seat])) else []
+
+
+def _met(condition: Fn, ctx: Ctx) -> bool:
+    """A condition of the spec, untested where it is always true."""
+    return condition is always or bool(condition(ctx))
 
 
 def _compulsory(m: Match, r: Rules, seat: int, found: list[str]) -> list[str]:
@@ -98,7 +104,7 @@ def _turn_acts(m: Match, r: Rules, seat: int) -> list[str]:
     for index, (name, _, when, _) in enumerate(r.annulments):
         if when(ctx) and annuls(m, r, index, seat):
             found.append(name)
-    if r.fold_when is always or r.fold_when(ctx):
+    if _met(r.fold_on_turn, ctx):
         found.append("fold")
     return found
 
@@ -120,7 +126,7 @@ def _count_acts(m: Match, r: Rules, seat: int) -> list[str]:
         return []
     cont = r.contests[c.contest]
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    found = ["fold"] if r.fold_when is always or r.fold_when(ctx) else []
+    found = ["fold"] if _met(r.fold_counting, ctx) else []
     if not c.opened or cont.announce is always or cont.announce(ctx):
         found.append("announce")
     if c.opened and (cont.good is always or cont.good(ctx)):
@@ -143,7 +149,7 @@ def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[str]:
     for cont in r.contests:
         if m.contests[cont.index].status != CLOSED:
             found += _contest_calls(m, r, seat, cont, ctx, p)
-    if r.fold_when is always or r.fold_when(ctx):
+    if _met(r.fold_answering, ctx):
         found.append("fold")
     return found
 

@@ -3,13 +3,13 @@ queries about a match that need them (which seat holds a value, may declare or a
 count). `game.Game` adds starting a match; the play modules are functions of a `Match` and these."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rulespec.formula import Compiled, compile_expr
+from rulespec.formula import Compiled, Env, compile_expr
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
 
-from interpreter.engine.context import NATIVE, Ctx, play_env
+from interpreter.engine.context import ANSWERING, COUNTING, NATIVE, ON_TURN, Ctx, play_env
 from interpreter.engine.match import Match
 from interpreter.engine.records import PLAIN, Action
 from interpreter.engine.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
@@ -112,15 +112,17 @@ class Rules:
         env = play_env(self.options, self.call_names, {c.name: i for i, c in enumerate(spec.contests)})
         self.env = env      # explain.py evaluates the parts of a refused condition with it
 
-        def compiled(f: Formula) -> Compiled:
-            return compile_expr(f.expr, env, f.locate, f.span.path, generate=True)
+        def compiled(f: Formula, known: Mapping[str, Any] | None = None) -> Compiled:
+            """`f` as generated Python; `known`: names whose values the caller's situation fixes."""
+            where = env if known is None else Env(env.names, env.functions, {**env.constants, **known}, env.sources)
+            return compile_expr(f.expr, where, f.locate, f.span.path, generate=True)
 
         def compile_(f: Formula) -> Fn:
             c = compiled(f)
             return constant(c.value) if c.constant else NATIVE.get(c.source, c.fn)
 
-        def condition(f: Formula) -> Fn:
-            c = compiled(f)
+        def condition(f: Formula, known: Mapping[str, Any] | None = None) -> Fn:
+            c = compiled(f, known)
             return always if c.constant and c.value is True else c.fn
 
         self.cover = compile_(spec.tricks.cover) if spec.tricks.cover else None
@@ -143,7 +145,10 @@ class Rules:
         self.contest_of_call = {c: cont for cont in self.contests for c in cont.calls}
         self.declaring = tuple(c for c in self.contests if c.declares)      # settled by declarations too
         self.compulsory = tuple(c for c in self.declaring if c.ir.declaration == "compulsory")
-        self.fold_when = condition(spec.fold.when)
+        self.fold_when = condition(spec.fold.when)           # out of turn: read in full
+        self.fold_on_turn = condition(spec.fold.when, ON_TURN)
+        self.fold_answering = condition(spec.fold.when, ANSWERING)
+        self.fold_counting = condition(spec.fold.when, COUNTING)
         self.fold_pays = compile_(spec.fold.pays)
         self.fold_declines = spec.fold.pending_contest == "declined"
         self.fold_concedes = spec.fold.count == "conceded"

@@ -162,6 +162,7 @@ class HandValues:
         self._holds = holds
         self._views = views
         self._table: dict[tuple[int | None, tuple[int, ...]], int | None] = {}
+        self._makers: dict[tuple[int | None, tuple[int, ...]], tuple[int, ...]] = {}
 
     @property
     def partial(self) -> bool:
@@ -188,8 +189,16 @@ class HandValues:
     def makers(self, hand: Sequence[int], turned: int | None = None) -> tuple[int, ...]:
         """The cards that make the hand's value: the first smallest part of the hand (in the
         order given) that is worth the same on its own, such as the two cards of one suit of
-        an envido. The whole hand when no smaller part is, as for a flor. Not kept in the table,
-        which holds whole hands only."""
+        an envido. The whole hand when no smaller part is, as for a flor. Kept apart from the
+        values, under the hand in the order given (the order decides which part comes first)."""
+        key = (turned, tuple(hand))
+        known = self._makers.get(key)
+        if known is not None:
+            return known
+        found = self._makers[key] = self._find_makers(hand, turned)
+        return found
+
+    def _find_makers(self, hand: Sequence[int], turned: int | None) -> tuple[int, ...]:
         whole = self(hand, turned)
         view = self._views[turned]
         for size in range(1, len(hand)):
