@@ -757,12 +757,11 @@ class _Walk:
         while todo:
             decisions, chosen = todo.pop()
             child = fork(st)
-            if decisions:
+            if decisions:                   # answers only added: the legal actions stay as listed
                 facts = child.facts
                 assert isinstance(facts, AbstractDeal)
                 for fact, answer in decisions:
                     facts.decide(fact, answer)
-                child._legal = None
             try:
                 child.apply(action)
             except Undecided as q:
