@@ -53,15 +53,19 @@ class AbstractDeal:
 
     game: Game
     chosen: dict[Fact, Any] = field(default_factory=dict)
+    known: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    """`key()` while the answers stay as they were: most steps of the walk change none."""
 
     def copy(self) -> AbstractDeal:
         new = object.__new__(AbstractDeal)          # at every copy of a state: no __init__ to run
         new.game = self.game
         new.chosen = self.chosen.copy()
+        new.known = self.known
         return new
 
     def decide(self, fact: Fact, answer: Any) -> None:
         """Choose `answer`; the seats a comparison puts on top get one value, above all."""
+        self.known = None
         self.chosen[fact] = answer
         kind, name, _ = fact
         if kind == "top":
@@ -138,6 +142,8 @@ class AbstractDeal:
 
     def key(self) -> tuple[Any, ...]:
         """The answers, values by their order rather than their numbers."""
+        if self.known is not None:
+            return self.known
         sorted_numbers: dict[str, list[int]] = {}
         out = []
         for (kind, name, seat), answer in self.chosen.items():
@@ -148,7 +154,8 @@ class AbstractDeal:
             elif type(answer) is list:
                 answer = tuple(answer)                    # seats: a trick's or a comparison's best
             out.append((kind, name, seat, answer))
-        return tuple(sorted(out))
+        self.known = tuple(sorted(out))
+        return self.known
 
     def forget(self, m: Match) -> None:
         """Drop the answers the engine will not ask again: a trick's, once played; a value's,
@@ -170,6 +177,7 @@ class AbstractDeal:
                     kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))) or (
                     kind == "annul" and self._closed(m, name, seat)):
                 del self.chosen[fact]
+                self.known = None
 
     def _closed(self, m: Match, name: str, seat: int) -> bool:
         """Whether the annulment `name` can no longer be made by `seat` this hand."""

@@ -757,12 +757,11 @@ class _Walk:
         while todo:
             decisions, chosen = todo.pop()
             child = fork(st)
-            if decisions:
+            if decisions:                   # answers only added: the legal actions stay as listed
                 facts = child.facts
                 assert isinstance(facts, AbstractDeal)
                 for fact, answer in decisions:
                     facts.decide(fact, answer)
-                child._legal = None
             try:
                 child.apply(action)
             except Undecided as q:
@@ -781,7 +780,7 @@ class _Walk:
                 continue
             steps: list[Step] = [*chosen, ("act", last)]
             self.out.transitions += 1
-            if any(a < b for a, b in zip(child.score, st.score, strict=False)):
+            if child.score != st.score and any(a < b for a, b in zip(child.score, st.score, strict=False)):
                 self.found("score", "a score goes down", self.span_of(st),
                            lambda steps=steps: self.path(i, steps),  # type: ignore[misc]
                            detail=f"from {st.score} to {child.score}")

@@ -26,19 +26,21 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     declarations): what is never changed in place (card codes, tuples, logged events, the
     rules' tables) is shared, the rest is copied one level at a time, which is several times
     faster than a deep copy for search and bots. The generator is shared until either copy
-    deals (`Match.generator`). `within_hand` copies for a search that never deals: the log
-    starts empty, the memo of legal actions is shared, and so are the lists only a deal
-    replaces (the seats, the cards dealt, the special hands)."""
+    deals (`Match.generator`). `within_hand` copies for a search that never deals, at every
+    step of the checker's walk: the log starts empty, the memo of legal actions is shared, and
+    so are the lists only a deal replaces (the seats, the cards dealt, the special hands, the
+    script and the plan) and what the engine replaces rather than changes in place: each
+    seat's cards held (`State._play`), the tricks done and the waiting calls."""
     new.seed = st.seed
     new.rng = st.rng
     new.rng_shared = st.rng_shared = True
-    new.script = list(st.script)
+    new.script = st.script if within_hand else list(st.script)
     new.score = list(st.score)
     new.dealer = st.dealer
     new.hand_number = st.hand_number
     new.match_over = st.match_over
     new.winner = st.winner
-    new.plan = list(st.plan)
+    new.plan = st.plan if within_hand else list(st.plan)
     new.hand_over = st.hand_over
     new.hand_format = st.hand_format
     new.mano = st.mano
@@ -63,11 +65,11 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     new.special = st.special if within_hand else list(st.special)
     new.dealt = st.dealt if within_hand else list(st.dealt)
     new._legal = st._legal if within_hand else None
-    new.hands = [list(h) for h in st.hands]
+    new.hands = list(st.hands) if within_hand else [list(h) for h in st.hands]
     new.trick = list(st.trick)
-    new.history = [list(t) for t in st.history]
-    new.pending = _copy_pending(st.pending)
-    new.suspended = _copy_pending(st.suspended)
+    new.history = list(st.history) if within_hand else [list(t) for t in st.history]
+    new.pending = st.pending if within_hand else _copy_pending(st.pending)
+    new.suspended = st.suspended if within_hand else _copy_pending(st.suspended)
     new.contests = [ContestState(c.status, list(c.chain), list(c.declared)) for c in st.contests]
     c = st.count
     new.count = None if c is None else Count(c.contest, list(c.order), c.index, c.best_seat, c.best_value,

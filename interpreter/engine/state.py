@@ -369,7 +369,9 @@ class State(Match):
 
     def _play(self, seat: int, card: int, covered: bool) -> None:
         g = self.game
-        self.hands[seat].remove(card)
+        held = self.hands[seat][:]          # replaced, not changed: a fork shares it (serial.copy_into)
+        held.remove(card)
+        self.hands[seat] = held
         self.trick.append((seat, card, covered))
         self.played[seat] += 1
         if len(self.trick) < len(self.seats):

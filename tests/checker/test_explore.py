@@ -57,6 +57,30 @@ def test_fork_is_a_faithful_copy(name: str, options: dict) -> None:
             assert _json(st) == before
 
 
+@pytest.mark.parametrize("name, options", [("teg", {"players": 4, "flor": True}), ("paulista", {}),
+                                           ("reglamento", {"players": 6, "flor": True, "reales": True}),
+                                           ("uruguayo", {})])
+def test_play_on_forks_leaves_the_state_as_it_was(name: str, options: dict) -> None:
+    """A fork shares the lists and records the engine replaces rather than changes (each seat's
+    cards, the tricks done, the waiting calls): every action of a state, played on a fork and
+    on to the end of the hand, leaves the state it was forked from and its other forks as
+    they were."""
+    game = load_game(name, options)
+    for seed in range(8):
+        rng = random.Random(seed)
+        st = game.new_match(seed=seed)
+        while not st.hand_over:                 # calls answered, counts announced: nobody folds
+            before = _json(st)
+            forks = [fork(st) for _ in st.legal_actions()]
+            for action, child in zip(st.legal_actions(), forks, strict=True):
+                assert _json(child) == before, action       # the forks played before left it alone
+                child.apply(action)
+                while not child.hand_over:
+                    child.apply(rng.choice(child.legal_actions()))
+                assert _json(st) == before, action
+            st.apply(rng.choice([a for a in st.legal_actions() if a != "fold"] or ["fold"]))
+
+
 def test_keys_ignore_the_log_but_not_the_play() -> None:
     game = load_game("teg")
     st = game.new_match(seed=3)
