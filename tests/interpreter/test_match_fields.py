@@ -23,7 +23,7 @@ def _declared_default(name: str) -> Any:
 
 
 OTHER = {"stake_owner": 1, "turned": 5, "forbid": "refuse", "pending": Pending("x", 0, 1, 1, None),
-         "suspended": Pending("x", 0, 1, 1, None), "count": Count(0, [0]), "_legal": (0, [], [])}
+         "suspended": Pending("x", 0, 1, 1, None), "count": Count(0, [0]), "_legal": (0, [])}
 """A value for each field whose default is None, of its declared type (a compiled engine checks)."""
 
 
