@@ -758,7 +758,7 @@ class _Walk:
         todo: list[tuple[list[tuple[Any, Any]], list[Step]]] = [([], [])]
         while todo:
             decisions, chosen = todo.pop()
-            child = fork(st)
+            child = st.fork()
             if decisions:                   # answers only added: the legal actions stay as listed
                 facts = child.facts
                 assert isinstance(facts, AbstractDeal)
@@ -924,22 +924,28 @@ def explore(game: Game) -> Exploration:
     start = time.perf_counter()
     out = Exploration()
     with _uncollected():
-        walk = _Walk(game, out, None, ABSTRACT_STATES)            # read now: a test may lower it
-        walk.run()
-        if walk.cut:
-            out.every_deal = False
-            for sample in sample_deals(game):
-                out.samples.append(sample.label)
-                walk = _Walk(game, out, sample, MAX_STATES)
-                walk.run()
-                walk.measure()
-                out.cut |= walk.cut
-        else:
-            walk.measure()
+        _walk_hands(game, out)
     _unreachable(game.spec, out)
     match_can_end(game, out)
     out.seconds = time.perf_counter() - start
     return out
+
+
+def _walk_hands(game: Game, out: Exploration) -> None:
+    """The walk over every deal, or over the sample deals if it is cut short; its graphs are
+    freed on return, before the collector runs again."""
+    walk = _Walk(game, out, None, ABSTRACT_STATES)            # read now: a test may lower it
+    walk.run()
+    if walk.cut:
+        out.every_deal = False
+        for sample in sample_deals(game):
+            out.samples.append(sample.label)
+            walk = _Walk(game, out, sample, MAX_STATES)
+            walk.run()
+            walk.measure()
+            out.cut |= walk.cut
+    else:
+        walk.measure()
 
 
 @contextmanager
