@@ -182,10 +182,13 @@ class AbstractDeal:
             for s in cs.declared:
                 declared.add((cont.value, s))
         spoken = {(contests[c.contest].value, s) for s in c.order[:c.index]} if c is not None else set()
-        gone = [fact for fact in chosen if fact[0] == "trick" or (
-            fact[0] in ("value", "top") and (fact[1] not in active or (fact[1], fact[2]) in spoken)) or (
-            fact[0] == "holds" and (fact[1] not in live or (m.played[fact[2]] and (fact[1], fact[2]) not in declared))) or (
-            fact[0] == "annul" and self._closed(m, fact[1], fact[2]))]
+        gone = []
+        for fact in chosen:
+            kind, name, seat = fact
+            if kind == "trick" or (kind in ("value", "top") and (name not in active or (name, seat) in spoken)) or (
+                    kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))) or (
+                    kind == "annul" and self._closed(m, name, seat)):
+                gone.append(fact)
         if gone:
             for fact in gone:
                 del chosen[fact]
