@@ -164,20 +164,35 @@ class AbstractDeal:
         declaring it (it may then neither declare nor be compared); whether a hand may annul
         the deal, once the annulment's `when` can no longer hold for it this hand. Asked again
         all the same, a question is answered afresh, every way: more deals, never fewer."""
+        chosen = self.chosen
+        if not chosen:
+            return                                        # nothing to drop: most states before a question
         contests = self.game.contests
-        live = {c.value for c in contests if m.contests[c.index].status != CLOSED}
-        active = {c.value for c in contests if m.contests[c.index].status == ACTIVE
-                  or (m.count is not None and m.count.contest == c.index)}
-        declared = {(c.value, s) for c in contests for s in m.contests[c.index].declared}
         c = m.count
+        counted = -1 if c is None else c.contest
+        live: set[str] = set()
+        active: set[str] = set()
+        declared: set[tuple[str, int]] = set()
+        for cont in contests:
+            cs = m.contests[cont.index]
+            if cs.status != CLOSED:
+                live.add(cont.value)
+            if cs.status == ACTIVE or counted == cont.index:
+                active.add(cont.value)
+            for s in cs.declared:
+                declared.add((cont.value, s))
         spoken = {(contests[c.contest].value, s) for s in c.order[:c.index]} if c is not None else set()
-        for fact in list(self.chosen):
+        gone = []
+        for fact in chosen:
             kind, name, seat = fact
             if kind == "trick" or (kind in ("value", "top") and (name not in active or (name, seat) in spoken)) or (
                     kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))) or (
                     kind == "annul" and self._closed(m, name, seat)):
-                del self.chosen[fact]
-                self.known = None
+                gone.append(fact)
+        if gone:
+            for fact in gone:
+                del chosen[fact]
+            self.known = None
 
     def _closed(self, m: Match, name: str, seat: int) -> bool:
         """Whether the annulment `name` can no longer be made by `seat` this hand."""

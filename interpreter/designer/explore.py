@@ -12,10 +12,12 @@ being counted by what it pays.
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
 
@@ -373,7 +375,7 @@ class Keys:
         scope: dict[str, Any] = {"_pending": _pending_key, "_hashable": _hashable, "_freeze": _freeze,
                                  "CAP": self.calls_cap}
         exec(compile(source, f"<key of {len(lines)} fields>", "exec"), scope)  # noqa: S102
-        self.rest: Callable[[State], tuple[Any, ...]] = scope["rest"]
+        self.rest: Callable[[State], tuple[Any, ...]] = scope.pop("rest")   # no cycle through its globals
 
     def _reading(self, name: str) -> str:
         """The expression that reads field `name` of `st` into a key."""
@@ -756,7 +758,7 @@ class _Walk:
         todo: list[tuple[list[tuple[Any, Any]], list[Step]]] = [([], [])]
         while todo:
             decisions, chosen = todo.pop()
-            child = fork(st)
+            child = st.fork()
             if decisions:                   # answers only added: the legal actions stay as listed
                 facts = child.facts
                 assert isinstance(facts, AbstractDeal)
@@ -921,6 +923,17 @@ def explore(game: Game) -> Exploration:
     can end from every score and that every call of the spec is legal somewhere."""
     start = time.perf_counter()
     out = Exploration()
+    with _uncollected():
+        _walk_hands(game, out)
+    _unreachable(game.spec, out)
+    match_can_end(game, out)
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def _walk_hands(game: Game, out: Exploration) -> None:
+    """The walk over every deal, or over the sample deals if it is cut short; its graphs are
+    freed on return, before the collector runs again."""
     walk = _Walk(game, out, None, ABSTRACT_STATES)            # read now: a test may lower it
     walk.run()
     if walk.cut:
@@ -933,10 +946,20 @@ def explore(game: Game) -> Exploration:
             out.cut |= walk.cut
     else:
         walk.measure()
-    _unreachable(game.spec, out)
-    match_can_end(game, out)
-    out.seconds = time.perf_counter() - start
-    return out
+
+
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """The cyclic garbage collector paused: a walk keeps hundreds of thousands of keys and
+    states alive and makes no reference cycles, so each of the collector's passes over them
+    (a fifth of the walk's time) would find nothing to free."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _unreachable(spec: Spec, out: Exploration) -> None:
