@@ -302,6 +302,7 @@ class Balance:
     teams: int = 2
     duplicate: bool = False
     precision: float | None = None
+    figure: str | None = None           # the figure the rounds watched, if the run played rounds
     controls: list[str] = field(default_factory=list)
     figures: list[dict[str, Linear]] = field(default_factory=list)
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)     # key -> label, unit
@@ -333,6 +334,7 @@ class Balance:
                        for v, diffs in zip(self.variants[1:], self.differences, strict=True)]
         return {"bots": self.bots, "seed": self.seed, "matches": self.matches, "seconds": round(self.seconds, 1),
                 "design": "duplicate" if self.duplicate else "match", "precision": self.precision,
+                "rounds_watched": self.figure,
                 "controls": self.controls,
                 "paired_by": "match seed", "multiple_comparisons": "holm", "alpha": ALPHA,
                 "variants": variants, "comparisons": comparisons}
@@ -342,25 +344,27 @@ FIRST_BATCH = 60
 """Matches per variant played before `precision` is first looked at: enough to fit the controls."""
 
 
-def widest(b: Balance) -> float:
-    """Half the widest 95% interval of the mano's edge: of each difference from the baseline, or,
-    for one variant, of its own figure; what `precision` waits for."""
+def widest(b: Balance, key: str = "mano_edge") -> float:
+    """Half the widest 95% interval of figure `key`: of each difference from the baseline, or, for
+    one variant, of its own figure; what `precision` waits for (infinite while undefined)."""
     if b.differences:
-        halves = [(d["mano_edge"].high - d["mano_edge"].low) / 2 if "mano_edge" in d else math.inf
-                  for d in b.differences]
+        halves = [(d[key].high - d[key].low) / 2 if key in d else math.inf for d in b.differences]
     else:
-        c = b.figures[0]["mano_edge"].interval()
-        halves = [(c.high - c.low) / 2]
+        f = b.figures[0].get(key)
+        c = f.interval() if f is not None else None
+        halves = [math.inf if c is None else (c.high - c.low) / 2]
     return max(math.inf if math.isnan(h) else h for h in halves)
 
 
 def balance(variants: Sequence[Variant], matches: int, bots: str | None = None, seed: int = 0, workers: int = 1,
             backend: str = "local", address: str | None = None,
             progress: Callable[[int], None] | None = None, duplicate: bool = False,
-            precision: float | None = None) -> Balance:
+            precision: float | None = None, figure: str = "mano_edge", seconds: float | None = None) -> Balance:
     """Play `matches` matches of every variant from the same seeds, and compare them. With
-    `precision`, play in rounds (`FIRST_BATCH` matches, then as many more as the interval so far
-    says are needed) and stop once `widest` is at most `precision`, or at `matches`."""
+    `precision` or `seconds`, play in rounds (`FIRST_BATCH` matches, then as many more as the
+    interval so far says are needed, as many as the time left allows) and stop once `widest` of
+    `figure` is at most `precision`, the `seconds` are spent, or `matches` are played. The matches
+    played are numbered from 0 whenever the run stops, so `--matches` replays it exactly."""
     if not variants:
         raise TrucoError("balance needs a spec")
     bots = bots or strongest_bot()
@@ -370,7 +374,8 @@ def balance(variants: Sequence[Variant], matches: int, bots: str | None = None, 
     start = time.perf_counter()
     runs: list[Run] = []
     done = 0
-    goal = matches if precision is None else min(matches, FIRST_BATCH)
+    rounds = precision is not None or seconds is not None
+    goal = min(matches, FIRST_BATCH) if rounds else matches
     with ray_session(address) if backend == "ray" else nullcontext():
         while True:
             more = [simulate(v.spec, v.options, goal - done, bots, seed, workers, backend, address, progress,
@@ -385,14 +390,23 @@ def balance(variants: Sequence[Variant], matches: int, bots: str | None = None, 
             teams = {run.tally.teams for run in runs}
             if len(teams) != 1:
                 raise TrucoError("the variants compared must have the same number of teams")
-            result = Balance(list(variants), runs, bots, seed, done, time.perf_counter() - start, teams.pop(),
-                             duplicate, precision)
-            if precision is None or done >= matches:
+            elapsed = time.perf_counter() - start
+            result = Balance(list(variants), runs, bots, seed, done, elapsed, teams.pop(), duplicate, precision,
+                             figure if rounds else None)
+            if rounds and figure not in result.labels:
+                raise TrucoError(f"no figure {figure!r}; figures: {', '.join(result.labels)}")
+            half = widest(result, figure)
+            if not rounds or done >= matches or (precision is not None and half <= precision):
                 return result
-            half = widest(result)
-            if half <= precision:
-                return result
-            need = done * (half / precision) ** 2 * 1.1 if math.isfinite(half) else 2 * done
+            if precision is not None:
+                need = done * (half / precision) ** 2 * 1.1 if math.isfinite(half) else 2 * done
+            else:
+                need = matches
+            if seconds is not None:
+                left = seconds - elapsed
+                if left <= 0:
+                    return result
+                need = min(need, done + done * left / elapsed)
             goal = min(matches, max(done + workers, math.ceil(need)))
 
 
@@ -559,8 +573,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--duplicate", action="store_true",
                    help="play every hand again with the cards rotated between the teams, so card luck cancels")
     p.add_argument("--precision", type=float, default=None, metavar="HALF",
-                   help="stop once the mano's edge (each difference from SPEC, or SPEC's own) is known to "
-                        "±HALF points a hand (95%%); --matches is then the most played")
+                   help="stop once --figure (each difference from SPEC, or SPEC's own) is known to ±HALF "
+                        "(95%%); --matches is then the most played")
+    p.add_argument("--figure", default="mano_edge", metavar="KEY",
+                   help="the figure --precision waits for, by its JSON key (default: mano_edge; e.g. points.hand)")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="stop after the round that spends these seconds; --matches is then the most played")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(run=run)
 
@@ -574,7 +592,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with Progress(*columns, console=console, transient=True, disable=args.json) as bar:
         task = bar.add_task(f"balance of {len(variants)} variant(s)", total=args.matches * len(variants))
         result = balance(variants, args.matches, args.bots, args.seed, args.workers, args.backend, args.address,
-                         lambda n: bar.advance(task, n), args.duplicate, args.precision)
+                         lambda n: bar.advance(task, n), args.duplicate, args.precision, args.figure, args.seconds)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))
     else:

@@ -194,6 +194,11 @@ def test_cli_prints_and_writes_the_report(tmp_path: Path, capsys: pytest.Capture
                  "--precision", "5", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["design"] == "duplicate" and printed["precision"] == 5 and printed["matches"] == 60
+    assert main(["balance", "teg", "--matches", "80", "--bots", "random", "--jobs", "1", "--seconds", "0.001",
+                 "--figure", "points.hand", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["matches"] == 60 and printed["rounds_watched"] == "points.hand"
+    assert main(["balance", "teg", "--matches", "80", "--bots", "random", "--precision", "0.1", "--figure", "nope"]) == 1
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is the optional `ray` extra")
