@@ -209,3 +209,16 @@ def test_ray_backend_gives_the_local_report() -> None:
     local = balance(variants, 6, "random", seed=5, workers=1).as_dict()
     assert remote["comparisons"] == local["comparisons"]
     assert [v["figures"] for v in remote["variants"]] == [v["figures"] for v in local["variants"]]
+
+
+def test_the_deals_luck_has_mean_zero() -> None:
+    """The controls' premise: over many matches, whatever the play, each luck sum averages 0
+    (within 4 standard errors); a biased control would bias every adjusted edge."""
+    _, rows = play_chunk("reglamento", {"players": 2}, "heuristic", 2, range(300))
+    keys = sorted({k for r in rows for k in r if k.startswith("luck.")})
+    assert {"luck.hand", "luck.envido", "luck.envido.left"} <= set(keys)
+    for key in keys:
+        xs = [float(r.get(key, 0)) for r in rows]
+        mean = sum(xs) / len(xs)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+        assert abs(mean) <= 4 * sd / math.sqrt(len(xs)) + 1e-12, key
