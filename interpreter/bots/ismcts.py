@@ -314,7 +314,8 @@ class Node:
 
 class IsmctsBot:
     """Information-set MCTS with determinization; a budget of playouts (or milliseconds) a
-    decision. Deterministic for a seed with a playout budget."""
+    decision, the playouts left unspent once no number of them could change the choice.
+    Deterministic for a seed with a playout budget."""
 
     def __init__(self, seed: int | None = None, playouts: int = 150, milliseconds: int | None = None,
                  exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
@@ -362,7 +363,7 @@ class IsmctsBot:
         n = 0
         while True:
             if deadline is None:
-                if n >= self.playouts:
+                if n >= self.playouts or (n % 8 == 0 and self._settled(root, self.playouts - n)):
                     break
             elif n > 0 and time.perf_counter() >= deadline:
                 break
@@ -372,6 +373,13 @@ class IsmctsBot:
         best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          root.children[a].total if a in root.children else 0.0))
         return best
+
+    @staticmethod
+    def _settled(root: Node, left: int) -> bool:
+        """Whether the most visited action leads the next by more than the playouts left: the
+        rest of the budget could not change the choice, so it is not spent."""
+        visits = sorted((c.visits for c in root.children.values()), reverse=True)
+        return len(visits) > 1 and visits[0] > visits[1] + left
 
     def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int], seat: int) -> None:
         path: list[tuple[Node, int]] = []          # node entered, team that chose the action into it

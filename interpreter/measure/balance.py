@@ -83,6 +83,7 @@ class Metric:
     unit: str
     num: Callable[[Row], float]
     den: Callable[[Row], float]
+    controlled: bool = False            # adjusted by the deals' luck (`regress`)
 
 
 def _field(name: str) -> Callable[[Row], float]:
@@ -91,6 +92,11 @@ def _field(name: str) -> Callable[[Row], float]:
 
 def _one(row: Row) -> float:
     return 1.0
+
+
+def _plays(row: Row) -> float:
+    """The hands a row's margins and points are over: with `--duplicate`, each hand and its replays."""
+    return float(row.get("plays", row.get("hands", 0)))
 
 
 def _source_points(source: str, teams: int) -> Callable[[Row], float]:
@@ -105,11 +111,11 @@ def metrics(rows: Sequence[Row], teams: int) -> list[Metric]:
     """Every figure the rows of a balance run support, in the report's order."""
     keys = {k for row in rows for k in row}
     sources = sorted({k.rsplit("_", 1)[0] for k in keys if "_" in k and k.rsplit("_", 1)[1].isdigit()
-                      and not k.startswith("call.")}, key=lambda s: (s != HAND, s == OTHER, s))
+                      and not k.startswith(("call.", "luck."))}, key=lambda s: (s != HAND, s == OTHER, s))
     calls = sorted({k.split(".")[1] for k in keys if k.startswith("call.")})
     out = [
-        Metric("mano_edge", "mano's edge", "points/hand", _field("mano_margin"), _field("hands")),
-        Metric("dealer_edge", "dealer's edge", "points/hand", _field("dealer_margin"), _field("hands")),
+        Metric("mano_edge", "mano's edge", "points/hand", _field("mano_margin"), _plays, True),
+        Metric("dealer_edge", "dealer's edge", "points/hand", _field("dealer_margin"), _plays, True),
         Metric("mano_match_wins", "first mano's team wins the match", "share", _field("first_mano_won"), _one),
         Metric("dealer_match_wins", "first dealer's team wins the match", "share", _field("first_dealer_won"), _one),
         Metric("hands_per_match", "hands per match", "hands", _field("hands"), _one),
@@ -117,8 +123,7 @@ def metrics(rows: Sequence[Row], teams: int) -> list[Metric]:
     ]
     total = _all_points(sources, teams)
     for s in sources:
-        out.append(Metric(f"points.{s}", f"points from {s}", "points/hand", _source_points(s, teams),
-                          _field("hands")))
+        out.append(Metric(f"points.{s}", f"points from {s}", "points/hand", _source_points(s, teams), _plays))
     for s in sources:
         out.append(Metric(f"share.{s}", f"share of points from {s}", "share", _source_points(s, teams), total))
     for c in calls:
@@ -136,19 +141,23 @@ def metrics(rows: Sequence[Row], teams: int) -> list[Metric]:
 
 @dataclass
 class Linear:
-    """A ratio of sums and each match's share of its error (the delta method's linearisation)."""
+    """A ratio of sums, each match's share of its error (the delta method's linearisation), and
+    each match's controls: its deals' luck, whose mean is known to be 0, on the same scale."""
 
     estimate: float
     terms: list[float]
+    controls: list[list[float]] = field(default_factory=list)    # per match, one per control
 
     def interval(self) -> Interval:
-        half = Z95 * _se(self.terms)
-        return Interval(self.estimate, self.estimate - half, self.estimate + half)
+        shift, se = regress(self.terms, self.controls)
+        half = Z95 * se
+        return Interval(self.estimate - shift, self.estimate - shift - half, self.estimate - shift + half)
 
 
-def linearise(rows: Sequence[Row], metric: Metric) -> Linear:
+def linearise(rows: Sequence[Row], metric: Metric, controls: Sequence[str] = ()) -> Linear:
     """R = sum(num) / sum(den), and per match (num - R den) / mean(den): their mean is 0 and
-    their spread gives R's standard error."""
+    their spread gives R's standard error. A controlled metric carries the rows' `controls`,
+    divided by mean(den) too."""
     nums = [metric.num(r) for r in rows]
     dens = [metric.den(r) for r in rows]
     total = sum(dens)
@@ -156,7 +165,9 @@ def linearise(rows: Sequence[Row], metric: Metric) -> Linear:
         return Linear(math.nan, [])
     ratio = sum(nums) / total
     mean = total / len(rows)
-    return Linear(ratio, [(n - ratio * d) / mean for n, d in zip(nums, dens, strict=True)])
+    keys = controls if metric.controlled else ()
+    return Linear(ratio, [(n - ratio * d) / mean for n, d in zip(nums, dens, strict=True)],
+                  [[float(r.get(k, 0)) / mean for k in keys] for r in rows] if keys else [])
 
 
 def _se(terms: Sequence[float]) -> float:
@@ -165,6 +176,58 @@ def _se(terms: Sequence[float]) -> float:
         return math.nan
     mean = sum(terms) / n
     return math.sqrt(sum((t - mean) ** 2 for t in terms) / (n - 1) / n)
+
+
+MATCHES_PER_CONTROL = 5
+"""Controls are fitted only with at least this many matches per coefficient: fewer overfit."""
+
+
+def regress(terms: Sequence[float], controls: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """Control variates: regress the terms on the controls (least squares, with an intercept) and
+    return what to subtract from the estimate (the fit at the controls' mean, whose true value is
+    0) and the standard error of the residuals, with the degrees of freedom the fit used. Without
+    controls, or too few matches for them, (0, the plain standard error)."""
+    n = len(terms)
+    k = len(controls[0]) if controls else 0
+    kept = [j for j in range(k) if any(c[j] != controls[0][j] for c in controls)]    # constants say nothing
+    controls = [[c[j] for j in kept] for c in controls]
+    k = len(kept)
+    if k == 0 or n < MATCHES_PER_CONTROL * (k + 1):
+        return 0.0, _se(terms)
+    means = [sum(c[j] for c in controls) / n for j in range(k)]
+    z = [[c[j] - means[j] for j in range(k)] for c in controls]
+    t_mean = sum(terms) / n
+    y = [t - t_mean for t in terms]
+    gram = [[sum(row[a] * row[b] for row in z) for b in range(k)]
+            + [sum(row[a] * v for row, v in zip(z, y, strict=True))]
+            for a in range(k)]
+    beta = _solve(gram, k)
+    used = sum(1 for b in beta if b != 0.0)
+    if n - 1 - used < 2:
+        return 0.0, _se(terms)
+    resid = [v - sum(b * row[j] for j, b in enumerate(beta)) for row, v in zip(z, y, strict=True)]
+    se = math.sqrt(sum(r * r for r in resid) / (n - 1 - used) / n)
+    return sum(b * m for b, m in zip(beta, means, strict=True)), se
+
+
+def _solve(aug: list[list[float]], k: int) -> list[float]:
+    """Gauss-Jordan on the normal equations [A | b]; a column no more informative than the ones
+    before it (a control constant in the run, or a copy of another) gets coefficient 0."""
+    scale = max((abs(aug[i][i]) for i in range(k)), default=0.0) or 1.0
+    where: dict[int, int] = {}              # column -> its pivot row
+    for col in range(k):
+        free = [r for r in range(k) if r not in where.values()]
+        best = max(free, key=lambda r: abs(aug[r][col]), default=None)
+        if best is None or abs(aug[best][col]) <= 1e-9 * scale:
+            continue
+        where[col] = best
+        pivot = aug[best][col]
+        aug[best] = [x / pivot for x in aug[best]]
+        for r in range(k):
+            f = aug[r][col]
+            if r != best and f != 0.0:
+                aug[r] = [x - f * y for x, y in zip(aug[r], aug[best], strict=True)]
+    return [aug[where[c]][k] if c in where else 0.0 for c in range(k)]
 
 
 @dataclass
@@ -178,6 +241,7 @@ class Difference:
     se: float = 0.0
     se_unpaired: float = math.nan       # what it would be on independent matches: what pairing saves
     p_holm: float = math.nan
+    se_uncontrolled: float = math.nan   # what it would be without the control variates
 
     @property
     def significant(self) -> bool:
@@ -186,22 +250,26 @@ class Difference:
     def as_dict(self) -> dict[str, Any]:
         return {"estimate": self.estimate, "low": self.low, "high": self.high, "p": self.p,
                 "p_holm": self.p_holm, "significant": self.significant, "se": self.se,
-                "se_unpaired": self.se_unpaired}
+                "se_unpaired": self.se_unpaired, "se_uncontrolled": self.se_uncontrolled}
 
 
 def paired(a: Linear, b: Linear) -> Difference | None:
-    """b − a over matches paired by index; None where either figure is undefined."""
+    """b − a over matches paired by index, adjusted by both matches' controls; None where either
+    figure is undefined."""
     if math.isnan(a.estimate) or math.isnan(b.estimate) or len(a.terms) != len(b.terms):
         return None
-    diff = b.estimate - a.estimate
-    se = _se([y - x for x, y in zip(a.terms, b.terms, strict=True)])
+    terms = [y - x for x, y in zip(a.terms, b.terms, strict=True)]
+    controls = [[*x, *y] for x, y in zip(a.controls, b.controls, strict=True)] if a.controls and b.controls else []
+    shift, se = regress(terms, controls)
+    diff = b.estimate - a.estimate - shift
     if math.isnan(se):
         return None
     unpaired = math.hypot(_se(a.terms), _se(b.terms))
+    plain = _se(terms)
     if se == 0:
-        return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0, 0.0, unpaired)
+        return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0, 0.0, unpaired, se_uncontrolled=plain)
     p = math.erfc(abs(diff / se) / math.sqrt(2))
-    return Difference(diff, diff - Z95 * se, diff + Z95 * se, p, se, unpaired)
+    return Difference(diff, diff - Z95 * se, diff + Z95 * se, p, se, unpaired, se_uncontrolled=plain)
 
 
 def holm(diffs: Mapping[str, Difference]) -> None:
@@ -232,6 +300,10 @@ class Balance:
     matches: int
     seconds: float
     teams: int = 2
+    duplicate: bool = False
+    precision: float | None = None
+    figure: str | None = None           # the figure the rounds watched, if the run played rounds
+    controls: list[str] = field(default_factory=list)
     figures: list[dict[str, Linear]] = field(default_factory=list)
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)     # key -> label, unit
     differences: list[dict[str, Difference]] = field(default_factory=list)
@@ -240,7 +312,8 @@ class Balance:
         rows = [r for run in self.runs for r in run.rows]
         found = metrics(rows, self.teams)
         self.labels = {m.key: (m.label, m.unit) for m in found}
-        self.figures = [{m.key: linearise(run.rows, m) for m in found} for run in self.runs]
+        self.controls = sorted({k for r in rows for k in r if k.startswith("luck.")})
+        self.figures = [{m.key: linearise(run.rows, m, self.controls) for m in found} for run in self.runs]
         base = self.figures[0]
         for other in self.figures[1:]:
             diffs = {k: d for k in base if (d := paired(base[k], other[k])) is not None}
@@ -260,14 +333,38 @@ class Balance:
                                         for k, d in diffs.items()}}
                        for v, diffs in zip(self.variants[1:], self.differences, strict=True)]
         return {"bots": self.bots, "seed": self.seed, "matches": self.matches, "seconds": round(self.seconds, 1),
+                "design": "duplicate" if self.duplicate else "match", "precision": self.precision,
+                "rounds_watched": self.figure,
+                "controls": self.controls,
                 "paired_by": "match seed", "multiple_comparisons": "holm", "alpha": ALPHA,
                 "variants": variants, "comparisons": comparisons}
 
 
+FIRST_BATCH = 60
+"""Matches per variant played before `precision` is first looked at: enough to fit the controls."""
+
+
+def widest(b: Balance, key: str = "mano_edge") -> float:
+    """Half the widest 95% interval of figure `key`: of each difference from the baseline, or, for
+    one variant, of its own figure; what `precision` waits for (infinite while undefined)."""
+    if b.differences:
+        halves = [(d[key].high - d[key].low) / 2 if key in d else math.inf for d in b.differences]
+    else:
+        f = b.figures[0].get(key)
+        c = f.interval() if f is not None else None
+        halves = [math.inf if c is None else (c.high - c.low) / 2]
+    return max(math.inf if math.isnan(h) else h for h in halves)
+
+
 def balance(variants: Sequence[Variant], matches: int, bots: str | None = None, seed: int = 0, workers: int = 1,
             backend: str = "local", address: str | None = None,
-            progress: Callable[[int], None] | None = None) -> Balance:
-    """Play `matches` matches of every variant from the same seeds, and compare them."""
+            progress: Callable[[int], None] | None = None, duplicate: bool = False,
+            precision: float | None = None, figure: str = "mano_edge", seconds: float | None = None) -> Balance:
+    """Play `matches` matches of every variant from the same seeds, and compare them. With
+    `precision` or `seconds`, play in rounds (`FIRST_BATCH` matches, then as many more as the
+    interval so far says are needed, as many as the time left allows) and stop once `widest` of
+    `figure` is at most `precision`, the `seconds` are spent, or `matches` are played. The matches
+    played are numbered from 0 whenever the run stops, so `--matches` replays it exactly."""
     if not variants:
         raise TrucoError("balance needs a spec")
     bots = bots or strongest_bot()
@@ -275,13 +372,42 @@ def balance(variants: Sequence[Variant], matches: int, bots: str | None = None, 
     for v in variants:                  # every variant's mistake is told before any match is played
         load_game(v.spec, v.options)
     start = time.perf_counter()
+    runs: list[Run] = []
+    done = 0
+    rounds = precision is not None or seconds is not None
+    goal = min(matches, FIRST_BATCH) if rounds else matches
     with ray_session(address) if backend == "ray" else nullcontext():
-        runs = [simulate(v.spec, v.options, matches, bots, seed, workers, backend, address, progress)
-                for v in variants]
-    teams = {run.tally.teams for run in runs}
-    if len(teams) != 1:
-        raise TrucoError("the variants compared must have the same number of teams")
-    return Balance(list(variants), runs, bots, seed, matches, time.perf_counter() - start, teams.pop())
+        while True:
+            more = [simulate(v.spec, v.options, goal - done, bots, seed, workers, backend, address, progress,
+                             duplicate, done) for v in variants]
+            if not runs:
+                runs = more
+            else:
+                for run, extra in zip(runs, more, strict=True):
+                    run.tally.merge(extra.tally)
+                    run.rows += extra.rows
+            done = goal
+            teams = {run.tally.teams for run in runs}
+            if len(teams) != 1:
+                raise TrucoError("the variants compared must have the same number of teams")
+            elapsed = time.perf_counter() - start
+            result = Balance(list(variants), runs, bots, seed, done, elapsed, teams.pop(), duplicate, precision,
+                             figure if rounds else None)
+            if rounds and figure not in result.labels:
+                raise TrucoError(f"no figure {figure!r}; figures: {', '.join(result.labels)}")
+            half = widest(result, figure)
+            if not rounds or done >= matches or (precision is not None and half <= precision):
+                return result
+            if precision is not None:
+                need = done * (half / precision) ** 2 * 1.1 if math.isfinite(half) else 2 * done
+            else:
+                need = matches
+            if seconds is not None:
+                left = seconds - elapsed
+                if left <= 0:
+                    return result
+                need = min(need, done + done * left / elapsed)
+            goal = min(matches, max(done + workers, math.ceil(need)))
 
 
 # -- the report ---------------------------------------------------------------------------
@@ -290,8 +416,10 @@ HEADLINE = ("mano_edge", "dealer_edge", "mano_match_wins", "dealer_match_wins", 
 
 
 def render(b: Balance, console: Console) -> None:
-    console.print(f"[bold]balance[/]: {b.matches} matches per variant, bots {b.bots}, seed {b.seed}, "
-                  f"{b.seconds:.0f} s; differences paired by match seed, Holm-adjusted", highlight=False)
+    design = ", duplicate deals" if b.duplicate else ""
+    controls = f"; the edges adjusted by {len(b.controls)} controls of the deals' luck" if b.controls else ""
+    console.print(f"[bold]balance[/]: {b.matches} matches per variant{design}, bots {b.bots}, seed {b.seed}, "
+                  f"{b.seconds:.0f} s; differences paired by match seed, Holm-adjusted{controls}", highlight=False)
     labels = [v.label for v in b.variants]
     table = Table("figure", "unit", *labels, title="Each variant (estimate ± half its 95% interval, over matches)")
     for key, (label, unit) in b.labels.items():
@@ -442,6 +570,15 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--players", type=int, default=None, help="shorthand for -o players=N, for every variant")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a table option, for every variant")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play every hand again with the cards rotated between the teams, so card luck cancels")
+    p.add_argument("--precision", type=float, default=None, metavar="HALF",
+                   help="stop once --figure (each difference from SPEC, or SPEC's own) is known to ±HALF "
+                        "(95%%); --matches is then the most played")
+    p.add_argument("--figure", default="mano_edge", metavar="KEY",
+                   help="the figure --precision waits for, by its JSON key (default: mano_edge; e.g. points.hand)")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="stop after the round that spends these seconds; --matches is then the most played")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(run=run)
 
@@ -455,7 +592,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with Progress(*columns, console=console, transient=True, disable=args.json) as bar:
         task = bar.add_task(f"balance of {len(variants)} variant(s)", total=args.matches * len(variants))
         result = balance(variants, args.matches, args.bots, args.seed, args.workers, args.backend, args.address,
-                         lambda n: bar.advance(task, n))
+                         lambda n: bar.advance(task, n), args.duplicate, args.precision, args.figure, args.seconds)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))
     else:

@@ -36,8 +36,9 @@ from rich.table import Table
 
 from rulespec.errors import TrucoError
 
-from interpreter.bots import Bot, play_out
-from interpreter.engine.game import Game, load_game
+from interpreter.bots import Bot
+from interpreter.engine.game import Deal, Game, load_game
+from interpreter.engine.state import State
 from interpreter.measure.stats import Interval, Moments, wilson
 
 HAND = "hand"           # the reason of the points a hand itself was worth
@@ -279,19 +280,119 @@ class Tally:
         return row
 
 
+def luck(game: Game, state: State, counts: dict[str, int]) -> None:
+    """Add the luck of the hand just dealt to `counts`, for two teams of equal size: per contest,
+    whether the mano's team holds the better value (+1, -1, 0 on a tie), alone and times the points
+    the leader still lacks (what a contest to the end of the match is worth), and the mano's team's
+    card strength minus the other's. A shuffled deck deals every team alike, so each has mean 0
+    whatever the play: `truco balance` takes them as control variates of the mano's edge."""
+    n = game.num_players
+    if game.teams != 2 or n % 2 or game.schedule_when is not None:
+        return
+    mine = game.team_of[state.mano]
+    strength = game.strength[state.turned]
+    left = game.target - max(state.score)
+    power = sum(strength[c] * (1 if game.team_of[s] == mine else -1) for s in range(n) for c in state.dealt[s])
+    counts["luck.hand"] = counts.get("luck.hand", 0) + power
+    for cont in game.contests:
+        value = game.values[cont.value]
+        best = [-1, -1]
+        for s in range(n):
+            v = value(state.dealt[s], state.turned)
+            if v is not None:
+                side = 0 if game.team_of[s] == mine else 1
+                best[side] = max(best[side], int(v))
+        sign = (best[0] > best[1]) - (best[0] < best[1])
+        counts[f"luck.{cont.name}"] = counts.get(f"luck.{cont.name}", 0) + sign
+        counts[f"luck.{cont.name}.left"] = counts.get(f"luck.{cont.name}.left", 0) + sign * left
+
+
+def hand_seed(seed: int, hand: int, rotation: int, seat: int) -> int:
+    """The seed of a seat's bot for one hand of a duplicate match: the same in every variant."""
+    return random.Random(f"{seed}/{hand}/{rotation}/{seat}").getrandbits(63)
+
+
+def replay(game: Game, before: State | None, state: State, rotation: int, seed: int,
+           factories: Sequence[Callable[[int | None], Bot]], counts: dict[str, int]) -> None:
+    """Play the hand just dealt in `state` again from `before` (the match just before the deal;
+    None before the first), each seat holding the cards of the seat `rotation` places on, and add
+    what it scored to `counts`: the mano's and the dealer's margins, the points by source and team."""
+    n = game.num_players
+    ids = game.cards.ids
+    deal = Deal(tuple(tuple(ids[c] for c in state.dealt[(s + rotation) % n]) for s in range(n)),
+                None if state.turned is None else ids[state.turned])
+    if before is None:
+        copy = game.new_match(seed=seed, dealer=state.dealer, deals=[deal])
+    else:
+        copy = before.clone()
+        copy.next_hand(deal)
+    start = len(copy.events)
+    players = [factories[s % len(factories)](hand_seed(seed, state.hand_number, rotation, s)) for s in range(n)]
+    while not (copy.hand_over or copy.match_over):
+        seat = copy.current_player()
+        assert seat is not None
+        copy.apply(players[seat].choose(copy, seat), seat=seat)
+    scored = [0] * game.teams
+    for e in copy.events[start:]:
+        if e["type"] == "score":
+            key = f"{e.get('reason') or OTHER}_{e['team']}"
+            counts[key] = counts.get(key, 0) + e["points"]
+            scored[e["team"]] += e["points"]
+    total = sum(scored)
+    counts["mano_margin"] = counts.get("mano_margin", 0) + 2 * scored[game.team_of[copy.mano]] - total
+    counts["dealer_margin"] = counts.get("dealer_margin", 0) + 2 * scored[game.team_of[copy.dealer]] - total
+    counts["plays"] = counts.get("plays", 0) + 1
+
+
+def play_match(game: Game, seed: int, factories: Sequence[Callable[[int | None], Bot]],
+               duplicate: bool = False) -> tuple[State, dict[str, int]]:
+    """Play one match; returns it and the counts beyond its events: each hand's luck (`luck`)
+    and, `duplicate`, each hand played again with the cards rotated between the teams (`replay`),
+    every hand by bots seeded afresh for the hand, so that card luck cancels within the match and
+    variants share the bots' chances hand by hand."""
+    n = game.num_players
+    if duplicate and game.schedule_when is not None:
+        raise TrucoError("--duplicate needs a spec where every seat plays every hand")
+    players = [factories[s % len(factories)](seed + s + 1) for s in range(n)]
+    counts: dict[str, int] = {}
+    state = game.new_match(seed=seed)
+    before: State | None = None
+    hand = 0
+    while not state.match_over:
+        if state.hand_over:
+            before = state.clone() if duplicate else None
+            state.next_hand()
+            continue
+        if state.hand_number != hand:
+            hand = state.hand_number
+            luck(game, state, counts)
+            if duplicate:
+                players = [factories[s % len(factories)](hand_seed(seed, hand, 0, s)) for s in range(n)]
+                for rotation in range(1, game.teams):
+                    replay(game, before, state, rotation, seed, factories, counts)
+        seat = state.current_player()
+        assert seat is not None
+        state.apply(players[seat].choose(state, seat), seat=seat)
+    return state, counts
+
+
 def play_chunk(spec: str, options: dict[str, Any], bots: str, seed: int,
-               indices: Sequence[int]) -> tuple[Tally, list[dict[str, Any]]]:
-    """Play the matches `indices` of a run (in a worker): their tally and one row per match."""
+               indices: Sequence[int], duplicate: bool = False) -> tuple[Tally, list[dict[str, Any]]]:
+    """Play the matches `indices` of a run (in a worker): their tally and one row per match. A
+    duplicate match's row adds its replays to the margins and points, `plays` counting every hand
+    played (each hand and its replays); its tally is the matches' own."""
     game = load_game(spec, options)
     factories = bot_factories(bots)
     tally = Tally(game.teams, game.num_players)
     rows = []
     for index in indices:
         s = match_seed(seed, index)
-        players = [factories[seat % len(factories)](s + seat + 1) for seat in range(game.num_players)]
-        state = game.new_match(seed=s)
-        play_out(state, players)
-        row = {"match": index, "seed": s, **tally.add_match(game, state.events)}
+        state, counts = play_match(game, s, factories, duplicate)
+        row: dict[str, Any] = {"match": index, "seed": s, **tally.add_match(game, state.events)}
+        if duplicate:
+            counts["plays"] = counts.get("plays", 0) + row["hands"]
+        for key, x in counts.items():
+            row[key] = row.get(key, 0) + x
         rows.append(row)
     return tally, rows
 
@@ -305,15 +406,16 @@ def chunks(matches: int, workers: int) -> list[range]:
 Runner = Callable[[list[range]], Iterator[tuple[int, tuple[Tally, list[dict[str, Any]]]]]]
 
 
-def local_runner(spec: str, options: dict[str, Any], bots: str, seed: int, workers: int) -> Runner:
+def local_runner(spec: str, options: dict[str, Any], bots: str, seed: int, workers: int,
+                 duplicate: bool = False) -> Runner:
     """Chunks on a pool of local processes (or in this process for one worker), as they finish."""
     def run(parts: list[range]) -> Iterator[tuple[int, tuple[Tally, list[dict[str, Any]]]]]:
         if workers <= 1:
             for i, part in enumerate(parts):
-                yield i, play_chunk(spec, options, bots, seed, part)
+                yield i, play_chunk(spec, options, bots, seed, part, duplicate)
             return
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending: dict[Future[Any], int] = {pool.submit(play_chunk, spec, options, bots, seed, part): i
+            pending: dict[Future[Any], int] = {pool.submit(play_chunk, spec, options, bots, seed, part, duplicate): i
                                                for i, part in enumerate(parts)}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -322,7 +424,8 @@ def local_runner(spec: str, options: dict[str, Any], bots: str, seed: int, worke
     return run
 
 
-def ray_runner(spec: str, options: dict[str, Any], bots: str, seed: int, address: str | None) -> Runner:
+def ray_runner(spec: str, options: dict[str, Any], bots: str, seed: int, address: str | None,
+               duplicate: bool = False) -> Runner:
     """The same chunks as Ray tasks: on the cluster at `address`, or on a local Ray instance."""
     try:
         import ray
@@ -332,7 +435,7 @@ def ray_runner(spec: str, options: dict[str, Any], bots: str, seed: int, address
     def run(parts: list[range]) -> Iterator[tuple[int, tuple[Tally, list[dict[str, Any]]]]]:
         with ray_session(address):
             task = ray.remote(play_chunk)
-            pending = {task.remote(spec, options, bots, seed, part): i for i, part in enumerate(parts)}
+            pending = {task.remote(spec, options, bots, seed, part, duplicate): i for i, part in enumerate(parts)}
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
@@ -376,16 +479,17 @@ class Run:
 
 def simulate(spec: str, options: dict[str, Any], matches: int, bots: str = "random", seed: int = 0,
              workers: int = 1, backend: str = "local", address: str | None = None,
-             progress: Callable[[int], None] | None = None) -> Run:
-    """Play `matches` matches and tally them; `progress(n)` is told of every n matches done."""
+             progress: Callable[[int], None] | None = None, duplicate: bool = False, first: int = 0) -> Run:
+    """Play `matches` matches (numbered from `first`) and tally them; `progress(n)` is told of
+    every n matches done. `duplicate`: `play_match`'s replays."""
     if matches < 1:
         raise TrucoError("a simulation needs at least one match")
     game = load_game(spec, options)
     bot_factories(bots)                         # an unknown bot fails here, not in every worker
     opts = dict(game.options)
-    parts = chunks(matches, workers)
-    runner = ray_runner(spec, opts, bots, seed, address) if backend == "ray" else \
-        local_runner(spec, opts, bots, seed, workers)
+    parts = [range(first + r.start, first + r.stop) for r in chunks(matches, workers)]
+    runner = ray_runner(spec, opts, bots, seed, address, duplicate) if backend == "ray" else \
+        local_runner(spec, opts, bots, seed, workers, duplicate)
     results: dict[int, tuple[Tally, list[dict[str, Any]]]] = {}
     for i, result in runner(parts):
         results[i] = result

@@ -24,8 +24,11 @@ from interpreter.measure.balance import (
     metrics,
     paired,
     parse_variant,
+    regress,
     strongest_bot,
+    widest,
 )
+from interpreter.measure.simulate import play_chunk
 
 VARIANTS = Path(__file__).parent / "variants"
 MANO_POINT = str(VARIANTS / "mano_point.yaml")   # teg, and one point to the mano every hand
@@ -52,15 +55,68 @@ def test_a_planted_point_to_the_mano_is_significant_and_a_noop_is_not() -> None:
     assert report["multiple_comparisons"] == "holm" and report["paired_by"] == "match seed"
 
 
+def test_duplicate_deals_find_the_planted_point_and_not_the_noop() -> None:
+    """Every hand played again with the cards swapped between the two teams: the planted point is
+    found, far more finely than card luck would let the plain matches find it, and the renamed
+    spec differs in nothing."""
+    options = {"players": 2, "target": 15}
+    b = balance([Variant("teg", "teg", options), Variant("mano point", MANO_POINT, options),
+                 Variant("noop", NOOP, options)], matches=40, bots="heuristic", seed=11, workers=1, duplicate=True)
+    planted, noop = b.differences
+    edge = planted["mano_edge"]
+    assert edge.significant and edge.low > 0.8 and edge.high < 1.2
+    assert not any(d.significant for d in noop.values())
+    assert noop["mano_edge"].estimate == 0
+    report = b.as_dict()
+    assert report["design"] == "duplicate" and "luck.envido" in report["controls"]
+    assert all(r["plays"] == 2 * r["hands"] for run in b.runs for r in run.rows)      # each hand and its swap
+
+
+def test_a_swapped_hand_scores_the_planted_point_to_its_own_mano() -> None:
+    """The replay's mano is the hand's mano: the free point goes to it in both plays."""
+    _, rows = play_chunk(MANO_POINT, {"players": 2, "target": 15}, "heuristic", 3, [0, 1], duplicate=True)
+    for row in rows:
+        assert row["bonus_0"] + row["bonus_1"] == row["plays"]
+
+
+def test_precision_stops_once_the_interval_is_narrow_enough() -> None:
+    """Rounds of matches until the mano's edge difference is known to ±0.15: the planted point
+    needs fewer than the cap, is found, and the interval reported is as narrow as asked; a noop
+    stops at once (its difference is exactly 0)."""
+    options = {"players": 2, "target": 15}
+    b = balance([Variant("teg", "teg", options), Variant("mano point", MANO_POINT, options)], matches=400,
+                bots="heuristic", seed=5, workers=1, precision=0.15)
+    assert b.matches < 400 and widest(b) <= 0.15 and b.differences[0]["mano_edge"].significant
+    assert b.as_dict()["precision"] == 0.15 and len(b.runs[0].rows) == b.matches
+    same = balance([Variant("teg", "teg", options), Variant("noop", NOOP, options)], matches=400,
+                   bots="heuristic", seed=5, workers=1, precision=0.15)
+    assert same.matches == 60 and not same.differences[0]["mano_edge"].significant
+
+
+def test_control_variates_take_out_what_the_controls_explain() -> None:
+    """Terms that are a control plus small noise: the residual spread is the noise's, the shift is
+    the fit at the controls' mean; a constant control, or too few matches, leaves the plain error."""
+    noise = [0.01 * ((i * 7) % 5 - 2) for i in range(60)]
+    luck = [float((i * 13) % 11 - 5) for i in range(60)]
+    terms = [c + e for c, e in zip(luck, noise, strict=True)]
+    mean = sum(terms) / len(terms)
+    terms = [t - mean for t in terms]
+    shift, se = regress(terms, [[c, 1.0] for c in luck])
+    plain = regress(terms, [])[1]
+    assert se < plain / 50 and shift == pytest.approx(sum(luck) / 60, abs=0.01)
+    assert regress(terms[:8], [[c] for c in luck[:8]]) == regress(terms[:8], [])
+
+
 def test_the_same_seed_gives_the_same_report_whatever_the_workers() -> None:
     variants = [Variant("teg", "teg", {}), parse_variant("target=15", "teg", {})]
-    one = balance(variants, 6, "random", seed=3, workers=1).as_dict()
-    two = balance(variants, 6, "random", seed=3, workers=2).as_dict()
-    for r in (one, two):
-        r.pop("seconds")
-        for v in r["variants"]:
-            v["simulate"].pop("workers")
-    assert one == two
+    for duplicate in (False, True):
+        one = balance(variants, 6, "random", seed=3, workers=1, duplicate=duplicate).as_dict()
+        two = balance(variants, 6, "random", seed=3, workers=2, duplicate=duplicate).as_dict()
+        for r in (one, two):
+            r.pop("seconds")
+            for v in r["variants"]:
+                v["simulate"].pop("workers")
+        assert one == two
 
 
 def test_paired_difference_cancels_what_the_pairs_share() -> None:
@@ -133,6 +189,16 @@ def test_cli_prints_and_writes_the_report(tmp_path: Path, capsys: pytest.Capture
     assert main(["balance", "teg", "target=15", "--matches", "3", "--bots", "random", "--jobs", "1"]) == 0
     assert "mano's edge" in capsys.readouterr().out
     assert main(["balance", "teg", "--matches", "2", "--bots", "clever"]) == 1
+    capsys.readouterr()
+    assert main(["balance", "teg", NOOP, "--matches", "80", "--bots", "random", "--jobs", "1", "--duplicate",
+                 "--precision", "5", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["design"] == "duplicate" and printed["precision"] == 5 and printed["matches"] == 60
+    assert main(["balance", "teg", "--matches", "80", "--bots", "random", "--jobs", "1", "--seconds", "0.001",
+                 "--figure", "points.hand", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["matches"] == 60 and printed["rounds_watched"] == "points.hand"
+    assert main(["balance", "teg", "--matches", "80", "--bots", "random", "--precision", "0.1", "--figure", "nope"]) == 1
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is the optional `ray` extra")
@@ -143,3 +209,16 @@ def test_ray_backend_gives_the_local_report() -> None:
     local = balance(variants, 6, "random", seed=5, workers=1).as_dict()
     assert remote["comparisons"] == local["comparisons"]
     assert [v["figures"] for v in remote["variants"]] == [v["figures"] for v in local["variants"]]
+
+
+def test_the_deals_luck_has_mean_zero() -> None:
+    """The controls' premise: over many matches, whatever the play, each luck sum averages 0
+    (within 4 standard errors); a biased control would bias every adjusted edge."""
+    _, rows = play_chunk("reglamento", {"players": 2}, "heuristic", 2, range(300))
+    keys = sorted({k for r in rows for k in r if k.startswith("luck.")})
+    assert {"luck.hand", "luck.envido", "luck.envido.left"} <= set(keys)
+    for key in keys:
+        xs = [float(r.get(key, 0)) for r in rows]
+        mean = sum(xs) / len(xs)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+        assert abs(mean) <= 4 * sd / math.sqrt(len(xs)) + 1e-12, key
