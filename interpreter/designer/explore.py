@@ -25,6 +25,7 @@ from rulespec.dsl import Binary, Call, Name, Num, Str, calls_used, names_used, w
 from rulespec.errors import IllegalAction, TrucoError, so
 from rulespec.ir import Contest, Formula, Span, Spec
 
+from interpreter.designer import walkcore
 from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize, never_again
 from interpreter.designer.replay import deal_case
 from interpreter.engine.contests import accepted_pays
@@ -241,18 +242,9 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-def _pending_key(p: Any) -> Any:
-    return None if p is None else (p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
-
-
-def _count_key(st: State) -> Any:
-    c = st.count
-    if c is None:
-        return None
-    best = c.best_value
-    if isinstance(st.facts, AbstractDeal) and best >= 0:
-        best = st.facts.rank(st.game.contests[c.contest].value, best)
-    return (c.contest, tuple(c.order), c.index, c.best_seat, best)
+def _frozen(value: Any) -> Any:
+    """A field no kind of `walkcore` reads, frozen whole and hashable."""
+    return _hashable(_freeze(value))
 
 
 class Keys:
@@ -294,39 +286,31 @@ class Keys:
                                    if isinstance(a, Str)})
         self.ended = False
         """Whether the chain `chain` last gave is whether its points end the match."""
-        self.memo: dict[Any, tuple[Any, Any]] = {}
-        """The contests' and the score's part of the key, by what they are worked out from."""
-        self._readers()
+        read = [name for name in self.fields if name not in ("contests", "score", "count")]
+        self.core = walkcore.StateKey(read, [self._reading(name) for name in read], self.calls_cap, _frozen)
+        """The key's reader, which remembers the contests' and the score's part of the key by
+        what they are worked out from."""
 
     def __call__(self, st: State, forget: bool = True) -> Key:
         """The key of `st`; with `forget`, its abstract deal first drops the answers the
         engine will not ask again (not after a choice just made: that would undo it).
 
-        A tuple of the fields, each made hashable by a reader chosen once per field: two keys
-        are equal exactly when the `repr` of their fields would be (`repr_key`), at a third of
-        the cost. Where a slot may hold values that compare equal but print apart (whether a
+        A tuple of the fields, each made hashable as its kind says (`walkcore.StateKey`): two
+        keys are equal exactly when the `repr` of their fields would be (`repr_key`), at a third
+        of the cost. Where a slot may hold values that compare equal but print apart (whether a
         count's points end the match, `True`, beside the points themselves, `1`), the key
         keeps them apart with a tag."""
-        if forget and isinstance(st.facts, AbstractDeal):
-            st.facts.forget(st)
+        return self.core(st, self.part, forget)
+
+    def part(self, st: State) -> tuple[Any, Any]:
+        """The contests' and the score's part of the key of `st`."""
         self.shut_of = None
         self.score_in_pays = False
-        rest = self.rest(st)
-        score = tuple(st.score)
-        c = st.count
-        # what the chain's and the score's part of the key read, but a count's progress
-        # (which a counted chain's payoff does not read: `_pays_alike`)
-        base = (rest, st.calls_made, score, None if c is None else (c.contest, tuple(c.order)),
-                tuple([(x.status, tuple(x.chain), tuple(x.declared)) for x in st.contests]))
-        known = self.memo.get(base)
-        if known is None:
-            contests = tuple([x.status if x.status == CLOSED else
-                              (x.status, self.chain(st, i), tuple(x.declared), self.ended)
-                              for i, x in enumerate(st.contests)])
-            # `score_in_pays` is set by `chain`, which has run
-            kept = _GONE if self.score_in_pays or not self.score_matters(st) else score
-            known = self.memo[base] = (contests, kept)
-        return (*known, rest, _count_key(st))
+        contests = tuple([x.status if x.status == CLOSED else
+                          (x.status, self.chain(st, i), tuple(x.declared), self.ended)
+                          for i, x in enumerate(st.contests)])
+        # `score_in_pays` is set by `chain`, which has run
+        return contests, _GONE if self.score_in_pays or not self.score_matters(st) else tuple(st.score)
 
     def repr_key(self, st: State, forget: bool = True) -> str:
         """The key as it was first written, the `repr` of the fields: what `__call__` must
@@ -361,41 +345,26 @@ class Keys:
             out.append(value)
         return repr(out)
 
-    def _readers(self) -> None:
-        """How the kept fields enter the key: one function, written out for this game's fields
-        (as `dataclasses` writes its methods), reads them all into a tuple — the fields that
-        hold a number, a flag, a text or None as they are, lists as tuples, the rest frozen."""
-        lines = []
-        for name in self.fields:
-            if name in ("contests", "score", "count"):
-                continue
-            assert name.isidentifier(), name
-            lines.append(self._reading(name))
-        source = "def rest(st):\n    return (" + "".join(f"\n        {line}," for line in lines) + ")\n"
-        scope: dict[str, Any] = {"_pending": _pending_key, "_hashable": _hashable, "_freeze": _freeze,
-                                 "CAP": self.calls_cap}
-        exec(compile(source, f"<key of {len(lines)} fields>", "exec"), scope)  # noqa: S102
-        self.rest: Callable[[State], tuple[Any, ...]] = scope.pop("rest")   # no cycle through its globals
-
-    def _reading(self, name: str) -> str:
-        """The expression that reads field `name` of `st` into a key."""
+    def _reading(self, name: str) -> int:
+        """How field `name` enters the key (`walkcore`): the fields that hold a number, a flag,
+        a text or None as they are, lists as tuples, the rest frozen."""
         if name in _ATOM_FIELDS:
-            return f"st.{name}"
+            return walkcore.ATOM
         if name == "calls_made":
-            return "st.calls_made" if self.calls_cap is None else "min(st.calls_made, CAP)"
+            return walkcore.ATOM if self.calls_cap is None else walkcore.CAPPED
         if name == "facts":
-            return "None if st.facts is None else st.facts.key()"
+            return walkcore.FACTS
         if name == "hands":
-            return "tuple(map(tuple, st.hands))"
+            return walkcore.HANDS
         if name in ("pending", "suspended"):
-            return f"_pending(st.{name})"
+            return walkcore.PENDING
         if name in _FLAT_FIELDS:                    # a list of numbers, texts or tuples of them
-            return f"tuple(st.{name})"
+            return walkcore.FLAT
         if name == "plan":
-            return "tuple([(f, tuple(seats)) for f, seats in st.plan])"
+            return walkcore.PLAN
         if name in ("called", "accepted"):
-            return f"tuple(sorted(st.{name}))"
-        return f"_hashable(_freeze(st.{name}))"
+            return walkcore.SORTED
+        return walkcore.FROZEN
 
     def chain(self, st: State, index: int) -> Any:
         """A contest's chain; while it is counted, what it pays each seat that may win the
