@@ -31,7 +31,7 @@ from interpreter.designer.replay import deal_case
 from interpreter.engine.contests import accepted_pays
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import names
-from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
+from interpreter.engine.records import CLOSED, IDLE, ContestState
 from interpreter.engine.rules import CompiledContest
 from interpreter.engine.state import State
 
@@ -640,32 +640,10 @@ class _Walk:
         return Witness(None, tuple(texts))
 
     def run(self) -> None:
-        stack: list[tuple[int, State]] = [(0, self.root)]
+        """Walk the graph (`walkcore.run`), within the limits of its kind."""
         visits = self.out.states + (ABSTRACT_VISITS if self.abstract else MAX_VISITS)
-        while stack:
-            if self.out.states > visits:
-                self.cut = True
-                return
-            i, st = stack.pop()
-            self.out.states += 1
-            if st.hand_over or self.beyond(st):
-                continue
-            seat = st.current_player()
-            try:
-                legal = st.legal_actions()
-            except Undecided as q:                  # the cards decide what this seat may do
-                self.out.choices += 1
-                for answer in q.choices:
-                    child = _decided(st, q, answer)
-                    self.link(i, child, ("fact", (q.fact, answer)), stack, forget=False)
-                continue
-            if seat is None or not legal:
-                self.dead_end(i, st, seat)
-                continue
-            self.check_answers(i, st, legal)
-            for action in self.choices(st, legal):
-                for child, steps in self.step(i, st, seat, action):
-                    self.link(i, child, steps[0], stack, steps[1:])
+        if walkcore.run(self, self.root, visits, self.scope == "first trick"):
+            self.cut = True
 
     def link(self, i: int, child: State, step: Step, stack: list[tuple[int, State]],
              more: Sequence[Step] = (), forget: bool = True) -> None:
@@ -695,11 +673,6 @@ class _Walk:
             stack.append((j, child))
         self.children[i].append(j)
 
-    def beyond(self, st: State) -> bool:
-        """A first-trick sample stops once the first trick is over and no contest is open."""
-        return self.scope == "first trick" and st.trick_no > 0 and st.pending is None and st.count is None \
-            and all(c.status != ACTIVE for c in st.contests)
-
     def choices(self, st: State, legal: list[str]) -> list[str]:
         """Canonical card play, and uncapped calls at most REPEATS times per chain."""
         out = []
@@ -718,47 +691,24 @@ class _Walk:
             out.append(action)
         return out
 
-    def step(self, i: int, st: State, seat: int, action: str) -> list[tuple[State, list[Step]]]:
-        """The states `action` leads to, one for each answer to the questions it asks of the
-        cards, with the choices that lead there and the action last."""
-        last = f"{seat} {action}"
-        out: list[tuple[State, list[Step]]] = []
-        # each try is one copy of `st`, with the answers chosen so far decided on it
-        todo: list[tuple[list[tuple[Any, Any]], list[Step]]] = [([], [])]
-        while todo:
-            decisions, chosen = todo.pop()
-            child = st.fork()
-            if decisions:                   # answers only added: the legal actions stay as listed
-                facts = child.facts
-                assert isinstance(facts, AbstractDeal)
-                for fact, answer in decisions:
-                    facts.decide(fact, answer)
-            try:
-                child.apply(action)
-            except Undecided as q:
-                self.out.choices += 1
-                todo += [([*decisions, (q.fact, answer)], [*chosen, ("fact", (q.fact, answer))])
-                         for answer in q.choices]
-                continue
-            except IllegalAction as err:
-                self.found("refused", "a legal action is refused", self.span_of(st),
-                           lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]),  # type: ignore[misc]
-                           detail=f"'{last}': {err.reason}")
-                continue
-            except FORMULA_FAILURES as err:
-                self.found("crash", so(str(err), "the engine cannot play on"), self.span_of(st),
-                           lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]))  # type: ignore[misc]
-                continue
-            steps: list[Step] = [*chosen, ("act", last)]
-            self.out.transitions += 1
-            if child.score != st.score and any(a < b for a, b in zip(child.score, st.score, strict=False)):
-                self.found("score", "a score goes down", self.span_of(st),
-                           lambda steps=steps: self.path(i, steps),  # type: ignore[misc]
-                           detail=f"from {st.score} to {child.score}")
-            if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
-                self.check_resolves(st, child, action, lambda steps=steps: self.path(i, steps))  # type: ignore[misc]
-            out.append((child, steps))
-        return out
+    def refused(self, i: int, st: State, steps: list[Step], err: IllegalAction) -> None:
+        """`walkcore.step`'s action, legal in `st`, refused."""
+        self.found("refused", "a legal action is refused", self.span_of(st), lambda: self.path(i, steps),
+                   detail=f"'{steps[-1][1]}': {err.reason}")
+
+    def crashed(self, i: int, st: State, steps: list[Step], err: Exception) -> None:
+        """`walkcore.step`'s action failed in the engine (`FORMULA_FAILURES`)."""
+        self.found("crash", so(str(err), "the engine cannot play on"), self.span_of(st), lambda: self.path(i, steps))
+
+    def lowered(self, i: int, st: State, child: State, steps: list[Step]) -> None:
+        """`walkcore.step`'s action changed the score: a finding if some team's went down."""
+        if any(a < b for a, b in zip(child.score, st.score, strict=False)):
+            self.found("score", "a score goes down", self.span_of(st), lambda: self.path(i, steps),
+                       detail=f"from {st.score} to {child.score}")
+
+    def resolves(self, i: int, st: State, child: State, action: str, steps: list[Step]) -> None:
+        """`walkcore.step`'s action answered a contest call: check that it settles the contest."""
+        self.check_resolves(st, child, action, lambda: self.path(i, steps))
 
     def span_of(self, st: State) -> Span | None:
         """The rule in play in a state: the count, the waiting call, or the tricks."""
@@ -852,15 +802,6 @@ class _Walk:
         if longest > MAX_ACTIONS:
             self.out.add(Violation("long", f"a hand can last more than {MAX_ACTIONS} actions",
                                    self.game.spec.tricks.span, detail=f"{longest} actions"))
-
-
-def _decided(st: State, q: Undecided, answer: Any) -> State:
-    """A copy of `st` whose abstract deal answers `q` with `answer`."""
-    child = fork(st)
-    assert isinstance(child.facts, AbstractDeal)
-    child.facts.decide(q.fact, answer)
-    child._legal = None
-    return child
 
 
 def _settled(st: State, ask: Callable[[], list[str]]) -> list[str]:

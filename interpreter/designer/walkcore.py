@@ -1,18 +1,22 @@
-"""The state key of the checker's walk (explore.py), the part of each transition outside the
-engine: written under the engine's rules so that setup.py compiles it with mypyc, as a group
-of its own (docs/performance.md, "The compiled engine"); it runs as this source elsewhere.
+"""The hot core of the checker's walk (explore.py), what each transition does outside the
+engine: the walk's loop, a step's copies and the state key. Written under the engine's rules so that setup.py
+compiles it with mypyc, as a group of its own (docs/performance.md, "The compiled engine"); it
+runs as this source elsewhere.
 
 `explore.Keys` works out which fields a game's key keeps and how each is read; `StateKey` reads
 them, and asks `Keys` for the contests' and the score's part only for a combination of what
-that part reads it has not seen.
+that part reads it has not seen. `run` walks the graph and `step` plays an action on copies,
+leaving what they find, and which actions to take, to the walk (`Walker`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import cast
+from typing import Protocol, cast
 
-from interpreter.designer.abstract import AbstractDeal
-from interpreter.engine.records import Pending
+from rulespec.errors import IllegalAction, TrucoError
+
+from interpreter.designer.abstract import AbstractDeal, Fact, Undecided
+from interpreter.engine.records import ACTIVE, Pending
 from interpreter.engine.state import State
 
 ATOM = 0
@@ -36,6 +40,123 @@ FROZEN = 8
 
 Part = tuple[object, object]
 """The contests' and the score's part of a key."""
+Step = tuple[str, object]
+"""A path's step (`abstract.Step`): ("act", "SEAT ACTION") or ("fact", (fact, answer))."""
+
+
+class Counts(Protocol):
+    """What a walk counts (`explore.Exploration`)."""
+
+    states: int
+    choices: int
+    transitions: int
+
+
+class Walker(Protocol):
+    """What `run` and `step` leave to the walk (`explore._Walk`): its graph (`link`), the
+    actions to take, and the findings, each reported with the node it was found from and the
+    steps after it."""
+
+    @property
+    def out(self) -> Counts: ...
+
+    def link(self, i: int, child: State, step: Step, stack: list[tuple[int, State]],
+             more: Sequence[Step] = (), forget: bool = True) -> None: ...
+
+    def choices(self, st: State, legal: list[str]) -> list[str]: ...
+
+    def dead_end(self, i: int, st: State, seat: int | None) -> None: ...
+
+    def check_answers(self, i: int, st: State, legal: list[str]) -> None: ...
+
+    def refused(self, i: int, st: State, steps: list[Step], err: IllegalAction) -> None: ...
+
+    def crashed(self, i: int, st: State, steps: list[Step], err: Exception) -> None: ...
+
+    def lowered(self, i: int, st: State, child: State, steps: list[Step]) -> None: ...
+
+    def resolves(self, i: int, st: State, child: State, action: str, steps: list[Step]) -> None: ...
+
+
+def decided(st: State, q: Undecided, answer: object) -> State:
+    """A copy of `st` whose abstract deal answers `q` with `answer`."""
+    child = st.fork()
+    cast(AbstractDeal, child.facts).decide(q.fact, answer)
+    child._legal = None
+    return child
+
+
+def run(walk: Walker, root: State, visits: int, first_trick: bool) -> bool:
+    """Walk the graph from `root` (node 0), visiting at most `visits` states (hands ended
+    included; the count goes on from `walk.out.states`); with `first_trick`, no further than
+    the end of the first trick once no contest is open. Whether it stopped at `visits`."""
+    out = walk.out
+    stack: list[tuple[int, State]] = [(0, root)]
+    while stack:
+        if out.states > visits:
+            return True
+        i, st = stack.pop()
+        out.states += 1
+        if st.hand_over:
+            continue
+        if first_trick and st.trick_no > 0 and st.pending is None and st.count is None \
+                and all(c.status != ACTIVE for c in st.contests):
+            continue
+        seat = st.current_player()
+        try:
+            legal = st.legal_actions()
+        except Undecided as q:                  # the cards decide what this seat may do
+            out.choices += 1
+            for answer in q.choices:
+                child = decided(st, q, answer)
+                walk.link(i, child, ("fact", (q.fact, answer)), stack, (), False)
+            continue
+        if seat is None or not legal:
+            walk.dead_end(i, st, seat)
+            continue
+        walk.check_answers(i, st, legal)
+        for action in walk.choices(st, legal):
+            for child, steps in step(walk, i, st, seat, action):
+                walk.link(i, child, steps[0], stack, steps[1:])
+    return False
+
+
+def step(walk: Walker, i: int, st: State, seat: int, action: str) -> list[tuple[State, list[Step]]]:
+    """The states `action` leads from node `i`'s state `st` to, one for each answer to the
+    questions it asks of the cards, with the choices that lead there and the action last."""
+    last = f"{seat} {action}"
+    out: list[tuple[State, list[Step]]] = []
+    # each try is one copy of `st`, with the answers chosen so far decided on it
+    todo: list[tuple[list[tuple[Fact, object]], list[Step]]] = [([], [])]
+    while todo:
+        decisions, chosen = todo.pop()
+        child = st.fork()
+        if decisions:                   # answers only added: the legal actions stay as listed
+            facts = cast(AbstractDeal, child.facts)
+            for fact, answer in decisions:
+                facts.decide(fact, answer)
+        try:
+            child.apply(action)
+        except Undecided as q:
+            walk.out.choices += 1
+            for answer in q.choices:
+                todo.append(([*decisions, (q.fact, answer)], [*chosen, ("fact", (q.fact, answer))]))
+            continue
+        except IllegalAction as err:
+            walk.refused(i, st, [*chosen, ("act", last)], err)
+            continue
+        except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:   # explore.FORMULA_FAILURES
+            walk.crashed(i, st, [*chosen, ("act", last)], err)
+            continue
+        steps: list[Step] = [*chosen, ("act", last)]
+        walk.out.transitions += 1
+        if child.score != st.score:
+            walk.lowered(i, st, child, steps)
+        pending = st.pending
+        if (action == "accept" or action == "decline") and pending is not None and pending.contest is not None:
+            walk.resolves(i, st, child, action, steps)
+        out.append((child, steps))
+    return out
 
 
 def _pending(p: Pending | None) -> object:
@@ -77,7 +198,7 @@ class StateKey:
     def rest(self, st: State) -> tuple[object, ...]:
         """The kept fields but the contests, the score and the count, in the order of `names`."""
         out: list[object] = []
-        for name, kind in zip(self.names, self.kinds):
+        for name, kind in zip(self.names, self.kinds, strict=True):
             value: object = getattr(st, name)
             if kind == ATOM:
                 out.append(value)
