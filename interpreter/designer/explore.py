@@ -229,9 +229,8 @@ _ATOM_FIELDS = frozenset({"seed", "rng_shared", "dealer", "hand_number", "match_
                           "stake_owner", "stake_calls", "turned", "blind", "forbid", "redeal_same"})
 """The fields of a match (match.py) that hold a number, a flag, a text or None: they enter a
 key as they are. Named here rather than read from the declarations, whose types a compiled
-engine gives as classes; a field named nowhere here is frozen whole (`_freeze`)."""
-_FLAT_FIELDS = frozenset({"score", "seats", "played", "special", "results", "dealt", "trick"})
-"""The fields that are lists of numbers, texts or tuples of them: a tuple of their items."""
+engine gives as classes; a field named neither here nor in `walkcore` (`NAMED`, `CALLS`) is
+frozen whole (`_freeze`)."""
 
 
 def _hashable(value: Any) -> Any:
@@ -287,7 +286,7 @@ class Keys:
         self.ended = False
         """Whether the chain `chain` last gave is whether its points end the match."""
         read = [name for name in self.fields if name not in ("contests", "score", "count")]
-        self.core = walkcore.StateKey(read, [self._reading(name) for name in read], self.calls_cap, _frozen)
+        self.core = walkcore.StateKey(read, [name for name in read if name in _ATOM_FIELDS], self.calls_cap, _frozen)
         """The key's reader, which remembers the contests' and the score's part of the key by
         what they are worked out from."""
 
@@ -344,27 +343,6 @@ class Keys:
                 value = _freeze(value)
             out.append(value)
         return repr(out)
-
-    def _reading(self, name: str) -> int:
-        """How field `name` enters the key (`walkcore`): the fields that hold a number, a flag,
-        a text or None as they are, lists as tuples, the rest frozen."""
-        if name in _ATOM_FIELDS:
-            return walkcore.ATOM
-        if name == "calls_made":
-            return walkcore.ATOM if self.calls_cap is None else walkcore.CAPPED
-        if name == "facts":
-            return walkcore.FACTS
-        if name == "hands":
-            return walkcore.HANDS
-        if name in ("pending", "suspended"):
-            return walkcore.PENDING
-        if name in _FLAT_FIELDS:                    # a list of numbers, texts or tuples of them
-            return walkcore.FLAT
-        if name == "plan":
-            return walkcore.PLAN
-        if name in ("called", "accepted"):
-            return walkcore.SORTED
-        return walkcore.FROZEN
 
     def chain(self, st: State, index: int) -> Any:
         """A contest's chain; while it is counted, what it pays each seat that may win the

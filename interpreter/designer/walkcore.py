@@ -10,7 +10,8 @@ leaving what they find, and which actions to take, to the walk (`Walker`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Protocol, cast
 
 from rulespec.errors import IllegalAction, TrucoError
@@ -19,24 +20,11 @@ from interpreter.designer.abstract import AbstractDeal, Fact, Undecided
 from interpreter.engine.records import ACTIVE, Pending
 from interpreter.engine.state import State
 
-ATOM = 0
-"""A number, a flag, a text or None: as it is."""
-CAPPED = 1
-"""`calls_made`, counted up to the cap past which every number reads alike."""
-FACTS = 2
-"""The abstract deal (or None): its own key."""
-HANDS = 3
-"""Each seat's cards: a tuple of tuples."""
-PENDING = 4
-"""A waiting or suspended call (or None): what it is, not the record."""
-FLAT = 5
-"""A list of numbers, texts or tuples of them: a tuple of its items."""
-PLAN = 6
-"""The plan: each step with its seats as a tuple."""
-SORTED = 7
-"""A set of texts: sorted."""
-FROZEN = 8
-"""Anything else: frozen whole by `explore._freeze`."""
+NAMED = ("facts", "hands", "pending", "suspended", "plan", "played", "results", "seats", "special", "trick")
+"""The fields of a match (match.py) every key keeps that `StateKey.rest` reads by name, each as
+its kind asks; besides them it reads the calls made (`calls_made`, `called`, `accepted`) where
+the key keeps them."""
+CALLS = ("calls_made", "called", "accepted")
 
 Part = tuple[object, object]
 """The contests' and the score's part of a key."""
@@ -159,6 +147,11 @@ def step(walk: Walker, i: int, st: State, seat: int, action: str) -> list[tuple[
     return out
 
 
+def _nothing(st: State) -> object:
+    """The fields that enter a key as they are, when there are none."""
+    return ()
+
+
 def _pending(p: Pending | None) -> object:
     return None if p is None else (p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
 
@@ -177,48 +170,58 @@ def _count(st: State) -> object:
 
 class StateKey:
     """The key of a state: the contests' and the score's part (worked out by the caller's `part`,
-    remembered by what it is worked out from), the other kept fields read each as its kind says,
-    and the count. `part` is passed with each state, not kept: `explore.Keys` keeps this, and
-    a reference back would be a cycle the walk leaves for the collector."""
+    remembered by what it is worked out from), the other kept fields, and the count. `part` is
+    passed with each state, not kept: `explore.Keys` keeps this, and a reference back would be
+    a cycle the walk leaves for the collector."""
 
-    names: list[str]
-    kinds: list[int]
+    atoms: Callable[[State], object]
+    frozen: list[str]
+    calls: bool
     cap: int
+    called: bool
+    accepted: bool
     freeze: Callable[[object], object]
     memo: dict[object, Part]
 
-    def __init__(self, names: Sequence[str], kinds: Sequence[int], cap: int | None,
+    def __init__(self, fields: Sequence[str], atoms: Sequence[str], cap: int | None,
                  freeze: Callable[[object], object]) -> None:
-        self.names = list(names)
-        self.kinds = list(kinds)
+        """`fields`: those the key keeps but the contests, the score and the count; `atoms`:
+        those of them that hold a number, a flag, a text or None and enter as they are, read by
+        one `attrgetter`; those neither named (`NAMED`, `CALLS`) nor atoms are frozen whole
+        by `freeze`. `cap`: the number of calls made past which all read alike."""
+        missing = set(NAMED) - set(fields)
+        if missing:
+            raise ValueError(f"a key keeps {', '.join(sorted(missing))}")
+        kept = [name for name in fields if name in atoms and name not in CALLS]
+        self.atoms = attrgetter(*kept) if kept else _nothing
+        self.frozen = [name for name in fields if name not in kept and name not in NAMED and name not in CALLS]
+        self.calls = "calls_made" in fields
         self.cap = -1 if cap is None else cap
+        self.called = "called" in fields
+        self.accepted = "accepted" in fields
         self.freeze = freeze
         self.memo = {}
 
     def rest(self, st: State) -> tuple[object, ...]:
-        """The kept fields but the contests, the score and the count, in the order of `names`."""
-        out: list[object] = []
-        for name, kind in zip(self.names, self.kinds, strict=True):
-            value: object = getattr(st, name)
-            if kind == ATOM:
-                out.append(value)
-            elif kind == CAPPED:
-                out.append(min(cast(int, value), self.cap))
-            elif kind == FACTS:
-                out.append(None if value is None else cast(AbstractDeal, value).key())
-            elif kind == HANDS:
-                out.append(tuple([tuple(h) for h in cast(list[list[int]], value)]))
-            elif kind == PENDING:
-                out.append(_pending(cast("Pending | None", value)))
-            elif kind == FLAT:
-                out.append(tuple(cast(Iterable[object], value)))
-            elif kind == PLAN:
-                out.append(tuple([(f, tuple(seats)) for f, seats in cast(list[tuple[object, list[int]]], value)]))
-            elif kind == SORTED:
-                out.append(tuple(sorted(cast(set[str], value))))
-            else:
-                out.append(self.freeze(value))
-        return tuple(out)
+        """The kept fields but the contests, the score and the count: numbers, flags, texts and
+        None as they are, lists as tuples, sets sorted, an abstract deal by its key, the rest
+        frozen; a field the key leaves out is None."""
+        facts = st.facts
+        return (self.atoms(st),
+                None if facts is None else cast(AbstractDeal, facts).key(),
+                tuple([tuple(h) for h in st.hands]),
+                _pending(st.pending),
+                _pending(st.suspended),
+                tuple([(f, tuple(seats)) for f, seats in st.plan]),
+                tuple(st.played),
+                tuple(st.results),
+                tuple(st.seats),
+                tuple(st.special),
+                tuple(st.trick),
+                (st.calls_made if self.cap < 0 else min(st.calls_made, self.cap)) if self.calls else None,
+                tuple(sorted(st.called)) if self.called else None,
+                tuple(sorted(st.accepted)) if self.accepted else None,
+                tuple([self.freeze(getattr(st, name)) for name in self.frozen]))
 
     def __call__(self, st: State, part: Callable[[State], Part], forget: bool = True) -> object:
         """The key of `st`; with `forget`, its abstract deal first drops the answers the engine
