@@ -1,12 +1,12 @@
 """The hot core of the checker's walk (explore.py), what each transition does outside the
-engine: the walk's loop, a step's copies and the state key. Written under the engine's rules so that setup.py
-compiles it with mypyc, as a group of its own (docs/performance.md, "The compiled engine"); it
-runs as this source elsewhere.
+engine: the walk's loop, a step's copies and the state key. Written under the engine's rules
+so that setup.py compiles it with mypyc, as a group of its own (docs/performance.md, "The
+compiled engine"); it runs as this source elsewhere.
 
-`explore.Keys` works out which fields a game's key keeps and how each is read; `StateKey` reads
-them, and asks `Keys` for the contests' and the score's part only for a combination of what
-that part reads it has not seen. `run` walks the graph and `step` plays an action on copies,
-leaving what they find, and which actions to take, to the walk (`Walker`).
+`explore.Keys` works out which fields a game's key keeps; `StateKey` reads them, and asks
+`Keys` for the contests' and the score's part only for a combination of what that part reads
+it has not seen. `run` walks the graph and `step` plays an action on copies, leaving what they
+find, and which actions to take, to the walk (`Walker`).
 """
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ from interpreter.engine.state import State
 
 NAMED = ("facts", "hands", "pending", "suspended", "plan", "played", "results", "seats", "special", "trick")
 """The fields of a match (match.py) every key keeps that `StateKey.rest` reads by name, each as
-its kind asks; besides them it reads the calls made (`calls_made`, `called`, `accepted`) where
-the key keeps them."""
+its kind asks."""
 CALLS = ("calls_made", "called", "accepted")
+"""The calls made, which `StateKey.rest` reads by name where the key keeps them (a formula
+reads them)."""
 
 Part = tuple[object, object]
 """The contests' and the score's part of a key."""
@@ -191,7 +192,7 @@ class StateKey:
         by `freeze`. `cap`: the number of calls made past which all read alike."""
         missing = set(NAMED) - set(fields)
         if missing:
-            raise ValueError(f"a key keeps {', '.join(sorted(missing))}")
+            raise ValueError(f"the key leaves out {', '.join(sorted(missing))}, which `rest` reads")
         kept = [name for name in fields if name in atoms and name not in CALLS]
         self.atoms = attrgetter(*kept) if kept else _nothing
         self.frozen = [name for name in fields if name not in kept and name not in NAMED and name not in CALLS]
