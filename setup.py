@@ -1,5 +1,6 @@
-"""The build: the engine (`interpreter/engine`) compiled with mypyc where a C compiler is present,
-from the same source that runs as pure Python elsewhere (docs/performance.md, "The compiled
+"""The build: the engine (`interpreter/engine`) and the checker's walk core
+(`interpreter/designer/walkcore.py`) compiled with mypyc where a C compiler is present, from the
+same source that runs as pure Python elsewhere (docs/performance.md, "The compiled
 engine"). An editable install, `TRUCO_PURE=1` or a machine without a C compiler builds the pure
 package; the project's metadata is in pyproject.toml."""
 from __future__ import annotations
@@ -21,7 +22,14 @@ COMPILED = ("records", "shuffle", "tables", "match", "context", "rules", "legal"
             "explain", "views", "serial", "state", "game")
 """The engine's modules mypyc compiles: all but the package's `__init__` (which picks the build
 at import) and `randomplay`, the shared random-play check the tests run."""
-MANIFEST = ENGINE / "compiled.json"
+DESIGNER = Path("interpreter", "designer")
+WALK = ("walkcore",)
+"""The designer's modules mypyc compiles: the state key of the checker's walk."""
+GROUPS = ((ENGINE, COMPILED), (DESIGNER, WALK))
+"""What mypyc compiles, one group (one shared library) per package: the walk core runs the
+engine through its Python interface, so either may run compiled beside the other's source.
+Each package's folder gets a record of the source its modules were compiled from,
+`compiled.json`."""
 BUILDS = ("build", "build_ext", "bdist_wheel", "install")
 """The commands that build the engine. Any other (`egg_info`, `dist_info`: a build front end
 asking for the metadata and the build's requirements) compiles nothing, so it needs neither
@@ -44,23 +52,24 @@ def why_pure() -> str | None:
     return None
 
 
-def digest(module: str) -> str:
-    return hashlib.sha256((ROOT / ENGINE / f"{module}.py").read_bytes()).hexdigest()
+def digest(folder: Path, module: str) -> str:
+    return hashlib.sha256((ROOT / folder / f"{module}.py").read_bytes()).hexdigest()
 
 
 class BuildEngine(build_ext):
     """setuptools' build_ext, which also records each compiled module's source digest beside the
-    modules: `interpreter.engine` runs the source instead of a compiled module built from
-    other source than it has now."""
+    modules: `interpreter.engine` (and `interpreter.designer`) run the source instead of a
+    compiled module built from other source than it has now."""
 
     def run(self) -> None:
         super().run()
         if not self.extensions:
             return
-        folder = ROOT if self.inplace else Path(self.build_lib)
-        record = {"modules": {m: digest(m) for m in COMPILED},
-                  "python": sysconfig.get_config_var("SOABI")}
-        (folder / MANIFEST).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        out = ROOT if self.inplace else Path(self.build_lib)
+        for folder, modules in GROUPS:
+            record = {"modules": {m: digest(folder, m) for m in modules},
+                      "python": sysconfig.get_config_var("SOABI")}
+            (out / folder / "compiled.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 def extensions() -> list:  # type: ignore[type-arg]
@@ -71,11 +80,16 @@ def extensions() -> list:  # type: ignore[type-arg]
         print(f"truco-rules: building the pure-Python engine ({reason})", file=sys.stderr)
         return []
     from mypyc.build import mypycify
-    print("truco-rules: compiling the engine with mypyc", file=sys.stderr)
+    print("truco-rules: compiling the engine and the checker's walk core with mypyc", file=sys.stderr)
     # the project's mypy configuration (pyproject.toml) applies; its sections for other modules are unused here
     flags = ["--no-warn-unused-configs"]
-    paths = [str(ENGINE / f"{m}.py") for m in COMPILED]
-    return mypycify([*flags, *paths], opt_level="3", group_name="interpreter.engine.native")
+    out = []
+    for folder, modules in GROUPS:           # each group compiled on its own: the other is Python to it
+        paths = [str(folder / f"{m}.py") for m in modules]
+        group = ".".join(folder.parts)
+        out += mypycify([*flags, *paths], opt_level="3", group_name=f"{group}.native",
+                        target_dir=str(Path("build", *folder.parts)))
+    return out
 
 
 if __name__ == "__main__":       # as setuptools runs it; tests import it for its decisions

@@ -1,5 +1,6 @@
-"""The compiled engine (setup.py, interpreter/engine/__init__.py): built from the same source that
-runs as pure Python, never run when stale, and said by `truco --version` and `truco bench`."""
+"""The compiled engine and the checker's walk core (setup.py, interpreter/engine/__init__.py,
+interpreter/designer/__init__.py): built from the same source that runs as pure Python, never
+run when stale, and said by `truco --version` and `truco bench`."""
 from __future__ import annotations
 
 import ast
@@ -14,10 +15,11 @@ from types import ModuleType
 
 import pytest
 
-from interpreter import engine
+from interpreter import designer, engine
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "interpreter" / "engine"
+WALKCORE = ROOT / "interpreter" / "designer" / "walkcore.py"
 
 
 def _setup() -> ModuleType:
@@ -32,6 +34,12 @@ def test_the_build_compiles_every_engine_module_but_the_package_and_the_random_p
     compiled = set(_setup().COMPILED)
     modules = {p.stem for p in ENGINE.glob("*.py")}
     assert compiled == modules - {"__init__", "randomplay"}
+
+
+def test_the_walk_core_is_a_second_group_with_its_own_record() -> None:
+    setup = _setup()
+    assert [(folder.as_posix(), modules) for folder, modules in setup.GROUPS] == [
+        ("interpreter/engine", setup.COMPILED), ("interpreter/designer", ("walkcore",))]
 
 
 @pytest.mark.parametrize("argv, env, reason", [
@@ -78,24 +86,47 @@ def test_truco_pure_runs_the_source_beside_any_build() -> None:
     """Whether or not compiled modules lie beside the source (CI's second run), TRUCO_PURE=1
     imports every engine module from its `.py` file."""
     code = ("import interpreter.engine as e, interpreter.engine.state as s, interpreter.engine.legal as l; "
-            "print(e.build(), s.__file__.endswith('.py'), l.__file__.endswith('.py'))")
-    assert _run(code, TRUCO_PURE="1") == "pure Python (TRUCO_PURE is set) True True"
+            "import interpreter.designer as d, interpreter.designer.walkcore as w; "
+            "print(e.build(), s.__file__.endswith('.py'), l.__file__.endswith('.py'), "
+            "d.build(), w.__file__.endswith('.py'))")
+    assert _run(code, TRUCO_PURE="1") == ("pure Python (TRUCO_PURE is set) True True "
+                                          "pure Python (TRUCO_PURE is set) True")
+
+
+def test_a_package_guards_its_compiled_modules_as_the_engine_does(tmp_path: Path) -> None:
+    """`interpreter.engine.guard`, which the designer's package runs for its walk core: a module
+    whose source is not the one recorded is stale, and the package warns and runs its source."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pathlib import Path\nfrom interpreter.engine import guard\n"
+                                         "STALE = guard(__name__, Path(__file__).resolve().parent, 'thing')\n",
+                                         encoding="utf-8")
+    (package / "mod.py").write_text("x = 1\n", encoding="utf-8")
+    (package / "compiled.json").write_text(json.dumps({"modules": {"mod": "0" * 64}}), encoding="utf-8")
+    code = f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import pkg, pkg.mod; print(pkg.STALE, pkg.mod.x)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "['mod'] 1"
+    assert "the compiled thing was built from other source than mod.py" in done.stderr
+    assert designer.STALE == engine.stale(WALKCORE.parent)
 
 
 def test_version_says_which_engine_runs() -> None:
     out = subprocess.run([sys.executable, "-m", "interpreter", "--version"], capture_output=True, text=True,
                          cwd=ROOT, check=True).stdout
     assert out.startswith("truco-rules ") and f"engine: {engine.build()}" in out
+    assert f"checker's walk: {designer.build()}" in out
 
 
 FORBIDDEN_BASES = {"Exception", "BaseException", "AssertionError", "ValueError", "dict", "list", "set", "tuple",
                    "int", "str"}
 
 
-@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*sorted(ENGINE.glob("*.py")), WALKCORE], ids=lambda p: p.name)
 def test_engine_code_is_what_mypyc_compiles_as_it_runs(path: Path) -> None:
     """docs/performance.md, "What engine code may not do": no `__dict__` or `vars()` (a compiled
-    class has no dict), no `__new__` called by hand, no class built on a builtin type."""
+    class has no dict), no `__new__` called by hand, no class built on a builtin type; the
+    checker's walk core keeps to the same rules, and generates no code (the engine's formulas
+    are generated Python: docs/performance.md, "Formulas as generated Python")."""
     if path.stem == "__init__":
         return                                        # never compiled: it picks the build
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -105,6 +136,9 @@ def test_engine_code_is_what_mypyc_compiles_as_it_runs(path: Path) -> None:
             found.append(f"line {node.lineno}: .{node.attr}")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars":
             found.append(f"line {node.lineno}: vars()")
+        elif path == WALKCORE and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("exec", "eval", "compile"):
+            found.append(f"line {node.lineno}: {node.func.id}()")
         elif isinstance(node, ast.ClassDef):
             found += [f"line {node.lineno}: class {node.name}({b.id})" for b in node.bases
                       if isinstance(b, ast.Name) and b.id in FORBIDDEN_BASES]

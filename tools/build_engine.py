@@ -1,13 +1,13 @@
-"""Compile the engine in place with mypyc, or remove what an in-place build left.
+"""Compile the engine and the checker's walk core in place with mypyc, or remove what a build left.
 
-    python tools/build_engine.py            # interpreter/engine/*.so beside the source
+    python tools/build_engine.py            # the *.so of interpreter/engine and interpreter/designer
     python tools/build_engine.py --clean    # back to the pure source
 
 An editable install runs the pure source; this puts the compiled modules beside it, as CI does
 to run the conformance and engine suites on the compiled build too. Edit an engine module
-afterwards and `interpreter.engine` notices: it runs the source again (and warns) until the
-next build or `--clean`. A wheel (`pip install .`, `pip wheel .`) is compiled by the same
-setup.py; docs/performance.md says how.
+(or the walk core, `interpreter/designer/walkcore.py`) afterwards and its package notices: it
+runs the source again (and warns) until the next build or `--clean`. A wheel (`pip install .`,
+`pip wheel .`) is compiled by the same setup.py; docs/performance.md says how.
 """
 from __future__ import annotations
 
@@ -19,13 +19,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE = ROOT / "interpreter" / "engine"
+FOLDERS = (ROOT / "interpreter" / "engine", ROOT / "interpreter" / "designer")
+"""The packages setup.py compiles modules of, each with its build's record `compiled.json`."""
 
 
 def clean() -> list[Path]:
     """Remove the compiled modules, the build's record and its work folder; what was removed."""
-    gone = [*ENGINE.glob("*.so"), *ENGINE.glob("*.pyd"), ENGINE / "compiled.json"]
-    gone = [p for p in gone if p.exists()]
+    gone = [p for folder in FOLDERS for p in (*folder.glob("*.so"), *folder.glob("*.pyd"), folder / "compiled.json")
+            if p.exists()]
     for path in gone:
         path.unlink()
     if (ROOT / "build").is_dir():
@@ -37,7 +38,7 @@ def clean() -> list[Path]:
 def build() -> int:
     env = {k: v for k, v in os.environ.items() if k != "TRUCO_PURE"}
     done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=ROOT, env=env)
-    if done.returncode == 0 and not (ENGINE / "compiled.json").exists():
+    if done.returncode == 0 and not all((folder / "compiled.json").exists() for folder in FOLDERS):
         print("build_engine: nothing was compiled (see the reason setup.py printed)", file=sys.stderr)
         return 1
     return done.returncode

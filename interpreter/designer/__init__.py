@@ -1,2 +1,19 @@
 """The designer's tools, built on the engine: `truco check` (check, explore, payoffs), `truco
-rules` (rulebook), `truco diff` and `truco replay`."""
+rules` (rulebook), `truco diff` and `truco replay`.
+
+The checker's walk core (`walkcore`) may be compiled with mypyc (setup.py), and is imported
+from its source when stale, as the engine is (`interpreter.engine.guard`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.engine import build_of, guard
+
+STALE = guard(__name__, Path(__file__).resolve().parent, "walk core")
+
+
+def build() -> str:
+    """Which walk core runs: "compiled (mypyc)" or "pure Python", and why not compiled."""
+    from interpreter.designer import walkcore
+    return build_of(walkcore, STALE)

@@ -25,12 +25,13 @@ from rulespec.dsl import Binary, Call, Name, Num, Str, calls_used, names_used, w
 from rulespec.errors import IllegalAction, TrucoError, so
 from rulespec.ir import Contest, Formula, Span, Spec
 
+from interpreter.designer import walkcore
 from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize, never_again
 from interpreter.designer.replay import deal_case
 from interpreter.engine.contests import accepted_pays
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import names
-from interpreter.engine.records import ACTIVE, CLOSED, IDLE, ContestState
+from interpreter.engine.records import CLOSED, IDLE, ContestState
 from interpreter.engine.rules import CompiledContest
 from interpreter.engine.state import State
 
@@ -228,9 +229,8 @@ _ATOM_FIELDS = frozenset({"seed", "rng_shared", "dealer", "hand_number", "match_
                           "stake_owner", "stake_calls", "turned", "blind", "forbid", "redeal_same"})
 """The fields of a match (match.py) that hold a number, a flag, a text or None: they enter a
 key as they are. Named here rather than read from the declarations, whose types a compiled
-engine gives as classes; a field named nowhere here is frozen whole (`_freeze`)."""
-_FLAT_FIELDS = frozenset({"score", "seats", "played", "special", "results", "dealt", "trick"})
-"""The fields that are lists of numbers, texts or tuples of them: a tuple of their items."""
+engine gives as classes; a field named neither here nor in `walkcore` (`NAMED`, `CALLS`) is
+frozen whole (`_freeze`)."""
 
 
 def _hashable(value: Any) -> Any:
@@ -241,18 +241,9 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-def _pending_key(p: Any) -> Any:
-    return None if p is None else (p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
-
-
-def _count_key(st: State) -> Any:
-    c = st.count
-    if c is None:
-        return None
-    best = c.best_value
-    if isinstance(st.facts, AbstractDeal) and best >= 0:
-        best = st.facts.rank(st.game.contests[c.contest].value, best)
-    return (c.contest, tuple(c.order), c.index, c.best_seat, best)
+def _frozen(value: Any) -> Any:
+    """A field no kind of `walkcore` reads, frozen whole and hashable."""
+    return _hashable(_freeze(value))
 
 
 class Keys:
@@ -294,39 +285,31 @@ class Keys:
                                    if isinstance(a, Str)})
         self.ended = False
         """Whether the chain `chain` last gave is whether its points end the match."""
-        self.memo: dict[Any, tuple[Any, Any]] = {}
-        """The contests' and the score's part of the key, by what they are worked out from."""
-        self._readers()
+        read = [name for name in self.fields if name not in ("contests", "score", "count")]
+        self.core = walkcore.StateKey(read, [name for name in read if name in _ATOM_FIELDS], self.calls_cap, _frozen)
+        """The key's reader, which remembers the contests' and the score's part of the key by
+        what they are worked out from."""
 
     def __call__(self, st: State, forget: bool = True) -> Key:
         """The key of `st`; with `forget`, its abstract deal first drops the answers the
         engine will not ask again (not after a choice just made: that would undo it).
 
-        A tuple of the fields, each made hashable by a reader chosen once per field: two keys
-        are equal exactly when the `repr` of their fields would be (`repr_key`), at a third of
-        the cost. Where a slot may hold values that compare equal but print apart (whether a
+        A tuple of the fields, each made hashable as its kind says (`walkcore.StateKey`): two
+        keys are equal exactly when the `repr` of their fields would be (`repr_key`), at a third
+        of the cost. Where a slot may hold values that compare equal but print apart (whether a
         count's points end the match, `True`, beside the points themselves, `1`), the key
         keeps them apart with a tag."""
-        if forget and isinstance(st.facts, AbstractDeal):
-            st.facts.forget(st)
+        return self.core(st, self.part, forget)
+
+    def part(self, st: State) -> tuple[Any, Any]:
+        """The contests' and the score's part of the key of `st`."""
         self.shut_of = None
         self.score_in_pays = False
-        rest = self.rest(st)
-        score = tuple(st.score)
-        c = st.count
-        # what the chain's and the score's part of the key read, but a count's progress
-        # (which a counted chain's payoff does not read: `_pays_alike`)
-        base = (rest, st.calls_made, score, None if c is None else (c.contest, tuple(c.order)),
-                tuple([(x.status, tuple(x.chain), tuple(x.declared)) for x in st.contests]))
-        known = self.memo.get(base)
-        if known is None:
-            contests = tuple([x.status if x.status == CLOSED else
-                              (x.status, self.chain(st, i), tuple(x.declared), self.ended)
-                              for i, x in enumerate(st.contests)])
-            # `score_in_pays` is set by `chain`, which has run
-            kept = _GONE if self.score_in_pays or not self.score_matters(st) else score
-            known = self.memo[base] = (contests, kept)
-        return (*known, rest, _count_key(st))
+        contests = tuple([x.status if x.status == CLOSED else
+                          (x.status, self.chain(st, i), tuple(x.declared), self.ended)
+                          for i, x in enumerate(st.contests)])
+        # `score_in_pays` is set by `chain`, which has run
+        return contests, _GONE if self.score_in_pays or not self.score_matters(st) else tuple(st.score)
 
     def repr_key(self, st: State, forget: bool = True) -> str:
         """The key as it was first written, the `repr` of the fields: what `__call__` must
@@ -360,42 +343,6 @@ class Keys:
                 value = _freeze(value)
             out.append(value)
         return repr(out)
-
-    def _readers(self) -> None:
-        """How the kept fields enter the key: one function, written out for this game's fields
-        (as `dataclasses` writes its methods), reads them all into a tuple — the fields that
-        hold a number, a flag, a text or None as they are, lists as tuples, the rest frozen."""
-        lines = []
-        for name in self.fields:
-            if name in ("contests", "score", "count"):
-                continue
-            assert name.isidentifier(), name
-            lines.append(self._reading(name))
-        source = "def rest(st):\n    return (" + "".join(f"\n        {line}," for line in lines) + ")\n"
-        scope: dict[str, Any] = {"_pending": _pending_key, "_hashable": _hashable, "_freeze": _freeze,
-                                 "CAP": self.calls_cap}
-        exec(compile(source, f"<key of {len(lines)} fields>", "exec"), scope)  # noqa: S102
-        self.rest: Callable[[State], tuple[Any, ...]] = scope.pop("rest")   # no cycle through its globals
-
-    def _reading(self, name: str) -> str:
-        """The expression that reads field `name` of `st` into a key."""
-        if name in _ATOM_FIELDS:
-            return f"st.{name}"
-        if name == "calls_made":
-            return "st.calls_made" if self.calls_cap is None else "min(st.calls_made, CAP)"
-        if name == "facts":
-            return "None if st.facts is None else st.facts.key()"
-        if name == "hands":
-            return "tuple(map(tuple, st.hands))"
-        if name in ("pending", "suspended"):
-            return f"_pending(st.{name})"
-        if name in _FLAT_FIELDS:                    # a list of numbers, texts or tuples of them
-            return f"tuple(st.{name})"
-        if name == "plan":
-            return "tuple([(f, tuple(seats)) for f, seats in st.plan])"
-        if name in ("called", "accepted"):
-            return f"tuple(sorted(st.{name}))"
-        return f"_hashable(_freeze(st.{name}))"
 
     def chain(self, st: State, index: int) -> Any:
         """A contest's chain; while it is counted, what it pays each seat that may win the
@@ -671,32 +618,10 @@ class _Walk:
         return Witness(None, tuple(texts))
 
     def run(self) -> None:
-        stack: list[tuple[int, State]] = [(0, self.root)]
+        """Walk the graph (`walkcore.run`), within the limits of its kind."""
         visits = self.out.states + (ABSTRACT_VISITS if self.abstract else MAX_VISITS)
-        while stack:
-            if self.out.states > visits:
-                self.cut = True
-                return
-            i, st = stack.pop()
-            self.out.states += 1
-            if st.hand_over or self.beyond(st):
-                continue
-            seat = st.current_player()
-            try:
-                legal = st.legal_actions()
-            except Undecided as q:                  # the cards decide what this seat may do
-                self.out.choices += 1
-                for answer in q.choices:
-                    child = _decided(st, q, answer)
-                    self.link(i, child, ("fact", (q.fact, answer)), stack, forget=False)
-                continue
-            if seat is None or not legal:
-                self.dead_end(i, st, seat)
-                continue
-            self.check_answers(i, st, legal)
-            for action in self.choices(st, legal):
-                for child, steps in self.step(i, st, seat, action):
-                    self.link(i, child, steps[0], stack, steps[1:])
+        if walkcore.run(self, self.root, visits, self.scope == "first trick"):
+            self.cut = True
 
     def link(self, i: int, child: State, step: Step, stack: list[tuple[int, State]],
              more: Sequence[Step] = (), forget: bool = True) -> None:
@@ -726,11 +651,6 @@ class _Walk:
             stack.append((j, child))
         self.children[i].append(j)
 
-    def beyond(self, st: State) -> bool:
-        """A first-trick sample stops once the first trick is over and no contest is open."""
-        return self.scope == "first trick" and st.trick_no > 0 and st.pending is None and st.count is None \
-            and all(c.status != ACTIVE for c in st.contests)
-
     def choices(self, st: State, legal: list[str]) -> list[str]:
         """Canonical card play, and uncapped calls at most REPEATS times per chain."""
         out = []
@@ -749,47 +669,24 @@ class _Walk:
             out.append(action)
         return out
 
-    def step(self, i: int, st: State, seat: int, action: str) -> list[tuple[State, list[Step]]]:
-        """The states `action` leads to, one for each answer to the questions it asks of the
-        cards, with the choices that lead there and the action last."""
-        last = f"{seat} {action}"
-        out: list[tuple[State, list[Step]]] = []
-        # each try is one copy of `st`, with the answers chosen so far decided on it
-        todo: list[tuple[list[tuple[Any, Any]], list[Step]]] = [([], [])]
-        while todo:
-            decisions, chosen = todo.pop()
-            child = st.fork()
-            if decisions:                   # answers only added: the legal actions stay as listed
-                facts = child.facts
-                assert isinstance(facts, AbstractDeal)
-                for fact, answer in decisions:
-                    facts.decide(fact, answer)
-            try:
-                child.apply(action)
-            except Undecided as q:
-                self.out.choices += 1
-                todo += [([*decisions, (q.fact, answer)], [*chosen, ("fact", (q.fact, answer))])
-                         for answer in q.choices]
-                continue
-            except IllegalAction as err:
-                self.found("refused", "a legal action is refused", self.span_of(st),
-                           lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]),  # type: ignore[misc]
-                           detail=f"'{last}': {err.reason}")
-                continue
-            except FORMULA_FAILURES as err:
-                self.found("crash", so(str(err), "the engine cannot play on"), self.span_of(st),
-                           lambda chosen=chosen: self.path(i, [*chosen, ("act", last)]))  # type: ignore[misc]
-                continue
-            steps: list[Step] = [*chosen, ("act", last)]
-            self.out.transitions += 1
-            if child.score != st.score and any(a < b for a, b in zip(child.score, st.score, strict=False)):
-                self.found("score", "a score goes down", self.span_of(st),
-                           lambda steps=steps: self.path(i, steps),  # type: ignore[misc]
-                           detail=f"from {st.score} to {child.score}")
-            if action in ("accept", "decline") and st.pending is not None and st.pending.contest is not None:
-                self.check_resolves(st, child, action, lambda steps=steps: self.path(i, steps))  # type: ignore[misc]
-            out.append((child, steps))
-        return out
+    def refused(self, i: int, st: State, steps: list[Step], err: IllegalAction) -> None:
+        """`walkcore.step`'s action, legal in `st`, refused."""
+        self.found("refused", "a legal action is refused", self.span_of(st), lambda: self.path(i, steps),
+                   detail=f"'{steps[-1][1]}': {err.reason}")
+
+    def crashed(self, i: int, st: State, steps: list[Step], err: Exception) -> None:
+        """`walkcore.step`'s action failed in the engine (`FORMULA_FAILURES`)."""
+        self.found("crash", so(str(err), "the engine cannot play on"), self.span_of(st), lambda: self.path(i, steps))
+
+    def lowered(self, i: int, st: State, child: State, steps: list[Step]) -> None:
+        """`walkcore.step`'s action changed the score: a finding if some team's went down."""
+        if any(a < b for a, b in zip(child.score, st.score, strict=False)):
+            self.found("score", "a score goes down", self.span_of(st), lambda: self.path(i, steps),
+                       detail=f"from {st.score} to {child.score}")
+
+    def resolves(self, i: int, st: State, child: State, action: str, steps: list[Step]) -> None:
+        """`walkcore.step`'s action answered a contest call: check that it settles the contest."""
+        self.check_resolves(st, child, action, lambda: self.path(i, steps))
 
     def span_of(self, st: State) -> Span | None:
         """The rule in play in a state: the count, the waiting call, or the tricks."""
@@ -883,15 +780,6 @@ class _Walk:
         if longest > MAX_ACTIONS:
             self.out.add(Violation("long", f"a hand can last more than {MAX_ACTIONS} actions",
                                    self.game.spec.tricks.span, detail=f"{longest} actions"))
-
-
-def _decided(st: State, q: Undecided, answer: Any) -> State:
-    """A copy of `st` whose abstract deal answers `q` with `answer`."""
-    child = fork(st)
-    assert isinstance(child.facts, AbstractDeal)
-    child.facts.decide(q.fact, answer)
-    child._legal = None
-    return child
 
 
 def _settled(st: State, ask: Callable[[], list[str]]) -> list[str]:

@@ -4,7 +4,8 @@
 Its modules may be compiled with mypyc (setup.py). The build records each compiled module's
 source digest in `compiled.json`; when any module's source differs from the one compiled (a
 developer edited it after an in-place build), every engine module is imported from its source
-instead, so that nobody runs code other than the code they read. `TRUCO_PURE=1` in the
+instead, so that nobody runs code other than the code they read (`guard`, which the designer's
+package uses for its compiled walk core too). `TRUCO_PURE=1` in the
 environment runs the source too, beside a compiled build. `build()` says which runs.
 """
 from __future__ import annotations
@@ -40,34 +41,51 @@ def stale(folder: Path = _HERE) -> list[str]:
 
 
 class _FromSource(importlib.abc.MetaPathFinder):
-    """Finds the engine's modules as their `.py` source, ahead of any compiled module."""
+    """Finds the modules of one package as their `.py` source, ahead of any compiled module."""
+
+    def __init__(self, package: str, folder: Path) -> None:
+        self.package = package
+        self.folder = folder
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         package, _, module = fullname.rpartition(".")
-        source = _HERE / f"{module}.py"
-        if package != __name__ or not source.is_file():
+        source = self.folder / f"{module}.py"
+        if package != self.package or not source.is_file():
             return None
         return importlib.util.spec_from_file_location(fullname, source)
 
 
-STALE = stale()
-if STALE or os.environ.get("TRUCO_PURE"):
-    sys.meta_path.insert(0, _FromSource())
-if STALE:
-    warnings.warn(f"the compiled engine was built from other source than {', '.join(f'{m}.py' for m in STALE)} "
-                  "now holds: running the pure-Python source (rebuild with `python tools/build_engine.py`, "
-                  "or remove the compiled modules with `--clean`)", RuntimeWarning, stacklevel=2)
+def guard(package: str, folder: Path, what: str) -> list[str]:
+    """Import `package` (in `folder`) from its source when any of its compiled modules is stale
+    (and warn) or `TRUCO_PURE` is set; its stale modules. `what` names it in the warning."""
+    found = stale(folder)
+    if found or os.environ.get("TRUCO_PURE"):
+        sys.meta_path.insert(0, _FromSource(package, folder))
+    if found:
+        warnings.warn(f"the compiled {what} was built from other source than {', '.join(f'{m}.py' for m in found)} "
+                      "now holds: running the pure-Python source (rebuild with `python tools/build_engine.py`, "
+                      "or remove the compiled modules with `--clean`)", RuntimeWarning, stacklevel=3)
+    return found
+
+
+def build_of(module: ModuleType, found: list[str]) -> str:
+    """Which build of `module`'s package runs: "compiled (mypyc)" or "pure Python", and why not
+    compiled when it could have been (`found`: its stale modules)."""
+    if Path(module.__file__ or "").suffix != ".py":
+        return "compiled (mypyc)"
+    if found:
+        return "pure Python (its compiled modules are stale)"
+    if os.environ.get("TRUCO_PURE"):
+        return "pure Python (TRUCO_PURE is set)"
+    return "pure Python"
+
+
+STALE = guard(__name__, _HERE, "engine")
 
 
 def build() -> str:
     """Which engine runs: "compiled (mypyc)" or "pure Python", and why not compiled when it
     could have been."""
     from interpreter.engine import state
-    if Path(state.__file__ or "").suffix != ".py":
-        return "compiled (mypyc)"
-    if STALE:
-        return "pure Python (its compiled modules are stale)"
-    if os.environ.get("TRUCO_PURE"):
-        return "pure Python (TRUCO_PURE is set)"
-    return "pure Python"
+    return build_of(state, STALE)

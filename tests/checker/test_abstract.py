@@ -16,6 +16,7 @@ from rulespec.errors import Loc
 from rulespec.ir import Formula, Span
 
 from interpreter.designer import explore as walk
+from interpreter.designer import walkcore
 from interpreter.designer.abstract import (
     AbstractDeal,
     Undecided,
@@ -187,7 +188,7 @@ def test_a_comparison_is_one_question_whatever_the_table() -> None:
     assert q.choices == tuple(top_choices(game, [0, 1, 2, 3]))
     assert top_choices(game, [0, 1, 2, 3]) == [[0], [1], [2], [3], [0, 1], [0, 3], [1, 2], [2, 3]]
     for answer in q.choices:
-        child = walk._decided(st, q, answer)
+        child = walkcore.decided(st, q, answer)
         child.apply("accept")
         won = [e for e in child.events if e["type"] == "contest_won"]
         nearest = min(answer, key=lambda s: (s - st.mano) % 4)
