@@ -2,6 +2,7 @@
 it covers the hand, and what it finds replays as a conformance case."""
 from __future__ import annotations
 
+import ast
 import gc
 import random
 from pathlib import Path
@@ -12,8 +13,19 @@ import pytest
 from rulespec.load import open_spec
 
 from interpreter.cli import main
+from interpreter.designer import walkcore
 from interpreter.designer.check import diagnose, write_cases
-from interpreter.designer.explore import Exploration, Keys, _first_stuck, _Walk, canonical, explore, fork, sample_deals
+from interpreter.designer.explore import (
+    FORMULA_FAILURES,
+    Exploration,
+    Keys,
+    _first_stuck,
+    _Walk,
+    canonical,
+    explore,
+    fork,
+    sample_deals,
+)
 from interpreter.designer.replay import replay
 from interpreter.engine.game import load_game
 from interpreter.engine.state import State
@@ -135,6 +147,16 @@ def test_the_walk_leaves_nothing_for_the_garbage_collector() -> None:
         explore(game)
         assert gc.collect() == 0, name
     assert gc.isenabled()
+
+
+def test_a_step_catches_the_failures_the_walk_reports_as_crashes() -> None:
+    """`walkcore.step` names the engine's failures in its own `except` (compiled code reads them
+    there): the same classes as `explore.FORMULA_FAILURES`, which the rest of the checker uses."""
+    source = Path(walkcore.__file__).with_name("walkcore.py").read_text(encoding="utf-8")   # compiled or not
+    caught = [sorted(e.id for e in h.type.elts if isinstance(e, ast.Name))
+              for h in ast.walk(ast.parse(source))
+              if isinstance(h, ast.ExceptHandler) and isinstance(h.type, ast.Tuple)]
+    assert sorted(e.__name__ for e in FORMULA_FAILURES) in caught
 
 
 def test_uncapped_calls_are_bounded_and_reported() -> None:
