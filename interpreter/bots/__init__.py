@@ -80,7 +80,11 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return BOTS[name](seed)
 
 
-def play_out(state: State, bots: list[Bot], max_actions: int = 100_000) -> int:
+MAX_ACTIONS = 100_000
+"""A match still going after this many actions is stuck: the players never end it."""
+
+
+def play_out(state: State, bots: list[Bot], max_actions: int = MAX_ACTIONS) -> int:
     """Play until the match ends, dealing each next hand; returns the number of actions."""
     actions = 0
     for seat in turns(state):

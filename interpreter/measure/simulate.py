@@ -36,7 +36,7 @@ from rich.table import Table
 
 from rulespec.errors import TrucoError
 
-from interpreter.bots import Bot
+from interpreter.bots import MAX_ACTIONS, Bot
 from interpreter.engine.game import Deal, Game, load_game
 from interpreter.engine.state import State
 from interpreter.measure.stats import Interval, Moments, wilson
@@ -357,7 +357,7 @@ def play_match(game: Game, seed: int, factories: Sequence[Callable[[int | None],
     counts: dict[str, int] = {}
     state = game.new_match(seed=seed)
     before: State | None = None
-    hand = 0
+    hand = actions = 0
     while not state.match_over:
         if state.hand_over:
             before = state.clone() if duplicate else None
@@ -373,6 +373,9 @@ def play_match(game: Game, seed: int, factories: Sequence[Callable[[int | None],
         seat = state.current_player()
         assert seat is not None
         state.apply(players[seat].choose(state, seat), seat=seat)
+        actions += 1
+        if actions >= MAX_ACTIONS:
+            raise RuntimeError(f"the match did not end within {MAX_ACTIONS} actions")
     return state, counts
 
 
