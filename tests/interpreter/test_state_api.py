@@ -19,7 +19,7 @@ from tests.interpreter.test_house_rules import house_game
 
 from interpreter import Deal, IllegalAction, load_game
 from interpreter.engine.state import State, turns
-from interpreter.engine.tables import hand_values, places
+from interpreter.engine.tables import HandValues, hand_values, places
 
 README_DEAL = Deal((("7c", "6c", "1e"), ("4o", "5b", "12e")))
 
@@ -694,3 +694,35 @@ def test_a_filled_hand_value_table_holds_the_values_play_computes(name: str) -> 
         for turned in views:
             assert [table(h, turned) for h in hands if turned not in h] \
                 == [lazy[value](h, turned) for h in hands if turned not in h]
+
+
+def test_a_hand_finds_its_value_in_any_order_it_is_dealt_in() -> None:
+    """Play looks a dealt hand up as it was dealt, in a byte per hand (`HandValues`): every
+    order of a hand finds the sorted hand's value, filled or computed on first sight, and
+    whether it holds a flor."""
+    game = load_game("uruguayo")
+    views = {turned: game.views[turned] for turned in list(game.views)[:2]}
+    filled = hand_values(game.spec, game.cards, views)
+    for table in filled.values():
+        table.fill(len(game.cards), game.hand_size)
+    lazy = hand_values(game.spec, game.cards, views)
+    hands = list(itertools.combinations(range(len(game.cards)), game.hand_size))[::53]
+    for value, table in filled.items():
+        for turned in views:
+            for hand in (h for h in hands if turned not in h):
+                sorted_value = lazy[value](hand, turned)
+                for dealt in itertools.permutations(hand):
+                    assert table(dealt, turned) == lazy[value](dealt, turned) == sorted_value
+    assert any(filled["flor"](h, turned) is None for h in hands for turned in views if turned not in h)
+
+
+@pytest.mark.parametrize("worth", [-3, 0, 253, 254, 255, 300])
+def test_a_value_a_byte_cannot_hold_is_found_all_the_same(worth: int) -> None:
+    """A row keeps 0..253 and marks "no value" and "not known" with 254 and 255; any other
+    value is found in the table every time, never mistaken for those marks."""
+    game = load_game("teg")
+    holds: Callable[[Any], bool] = lambda ctx: sum(ctx.hand) % 2 == 0
+    table = HandValues(lambda ctx: worth, holds, game.views, len(game.cards))
+    for hand in [(0, 1, 2), (2, 1, 0), (0, 1, 3), (3, 1, 0)]:
+        for _ in range(2):                      # computed, then found
+            assert table(hand, None) == (worth if sum(hand) % 2 == 0 else None)
