@@ -202,11 +202,14 @@ def test_cli_prints_and_writes_the_report(tmp_path: Path, capsys: pytest.Capture
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is the optional `ray` extra")
-def test_ray_backend_gives_the_local_report() -> None:
-    """One local Ray, bound to loopback, for every variant; the same seed, the same figures."""
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_ray_backend_gives_the_local_report(duplicate: bool) -> None:
+    """One local Ray, bound to loopback, for every variant; the same seed, the same figures,
+    with each hand played once or twice from the same copy (`--duplicate`)."""
     variants = [Variant("teg", "teg", {}), parse_variant("target=15", "teg", {})]
-    remote = balance(variants, 6, "random", seed=5, backend="ray").as_dict()
-    local = balance(variants, 6, "random", seed=5, workers=1).as_dict()
+    remote = balance(variants, 6, "random", seed=5, backend="ray", duplicate=duplicate).as_dict()
+    local = balance(variants, 6, "random", seed=5, workers=1, duplicate=duplicate).as_dict()
+    assert remote["design"] == local["design"] == ("duplicate" if duplicate else "match")
     assert remote["comparisons"] == local["comparisons"]
     assert [v["figures"] for v in remote["variants"]] == [v["figures"] for v in local["variants"]]
 
