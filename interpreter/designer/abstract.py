@@ -174,35 +174,33 @@ class AbstractDeal:
         gone: list[Fact] = []
         for fact in chosen:
             kind, name, seat = fact
-            if kind == "trick" or (kind == "value" or kind == "top") and not self._compared(m, name, seat) or (
-                    kind == "holds" and not self._held(m, name, seat)) or (
-                    kind == "annul" and self._closed(m, name, seat)):
+            if kind == "trick" or kind == "annul" and self._closed(m, name, seat) or (
+                    kind != "annul" and not self._asked(m, kind, name, seat)):
                 gone.append(fact)
         if gone:
             for fact in gone:
                 del chosen[fact]
             self.known = None
 
-    def _compared(self, m: Match, value: str, seat: int) -> bool:
-        """Whether a contest may still compare `value` for `seat` (a seat mask, for a best of
-        several): one comparing it is under way or counted, and the count has not heard the seat."""
+    def _asked(self, m: Match, kind: str, value: str, seat: int) -> bool:
+        """Whether a value's answer (`kind` "holds", "value" or "top", `seat` a seat mask for
+        the last) may still be asked. Whether a seat holds it: while a contest comparing it is
+        not over, unless the seat has played without declaring it. Its number, or whose is
+        best: while a contest comparing it is under way or counted, unless the seat has spoken
+        in the count."""
         c = m.count
-        if c is not None and self.game.contests[c.contest].value == value and seat in c.order[:c.index]:
-            return False                                  # spoken in the count, which keeps what it said
         counted = -1 if c is None else c.contest
+        live = active = declared = False
         for cont in self.game.contests:
-            if cont.value == value and (m.contests[cont.index].status == ACTIVE or counted == cont.index):
-                return True
-        return False
-
-    def _held(self, m: Match, value: str, seat: int) -> bool:
-        """Whether whether `seat` holds `value` may still be asked: a contest comparing it is not
-        over, and the seat has not played without declaring it."""
-        contests = self.game.contests
-        if not any(cont.value == value and m.contests[cont.index].status != CLOSED for cont in contests):
-            return False
-        return not m.played[seat] or any(cont.value == value and seat in m.contests[cont.index].declared
-                                         for cont in contests)
+            if cont.value == value:
+                cs = m.contests[cont.index]
+                live = live or cs.status != CLOSED
+                active = active or cs.status == ACTIVE or counted == cont.index
+                declared = declared or seat in cs.declared
+        if kind == "holds":
+            return live and (not m.played[seat] or declared)
+        return active and not (c is not None and self.game.contests[c.contest].value == value
+                               and seat in c.order[:c.index])
 
     def _closed(self, m: Match, name: str, seat: int) -> bool:
         """Whether the annulment `name` can no longer be made by `seat` this hand."""
