@@ -1,8 +1,8 @@
 """The build: the engine (`interpreter/engine`) and the checker's walk core
-(`interpreter/designer/walkcore.py`) compiled with mypyc where a C compiler is present, from the
-same source that runs as pure Python elsewhere (docs/performance.md, "The compiled
-engine"). An editable install, `TRUCO_PURE=1` or a machine without a C compiler builds the pure
-package; the project's metadata is in pyproject.toml."""
+(`interpreter/designer/walkcore.py`, with the abstract deal, `abstract.py`) compiled with mypyc
+where a C compiler is present, from the same source that runs as pure Python elsewhere
+(docs/performance.md, "The compiled engine"). An editable install, `TRUCO_PURE=1` or a machine
+without a C compiler builds the pure package; the project's metadata is in pyproject.toml."""
 from __future__ import annotations
 
 import hashlib
@@ -23,8 +23,9 @@ COMPILED = ("records", "shuffle", "tables", "match", "context", "rules", "legal"
 """The engine's modules mypyc compiles: all but the package's `__init__` (which picks the build
 at import) and `randomplay`, the shared random-play check the tests run."""
 DESIGNER = Path("interpreter", "designer")
-WALK = ("walkcore",)
-"""The designer's modules mypyc compiles: the state key of the checker's walk."""
+WALK = ("walkcore", "abstract")
+"""The designer's modules mypyc compiles: the state key of the checker's walk, and the abstract
+deal it asks at every state."""
 GROUPS = ((ENGINE, COMPILED), (DESIGNER, WALK))
 """What mypyc compiles, one group (one shared library) per package: the walk core runs the
 engine through its Python interface, so either may run compiled beside the other's source.

@@ -4,9 +4,9 @@
     python tools/build_engine.py --clean    # back to the pure source
 
 An editable install runs the pure source; this puts the compiled modules beside it, as CI does
-to run the conformance and engine suites on the compiled build too. Edit an engine module
-(or the walk core, `interpreter/designer/walkcore.py`) afterwards and its package notices: it
-runs the source again (and warns) until the next build or `--clean`. A wheel (`pip install .`,
+to run the conformance and engine suites on the compiled build too. Edit an engine module (or
+the walk core, `interpreter/designer/walkcore.py` and `abstract.py`) afterwards and its package
+notices: it runs the source again (and warns) until the next build or `--clean`. A wheel (`pip install .`,
 `pip wheel .`) is compiled by the same setup.py; docs/performance.md says how.
 """
 from __future__ import annotations

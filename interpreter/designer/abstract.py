@@ -47,21 +47,25 @@ class Undecided(TrucoError):
         self.choices = tuple(choices)
 
 
-@dataclass
+@dataclass(init=False)
 class AbstractDeal:
-    """The answers chosen so far; copied with the state it belongs to."""
+    """The answers chosen so far; copied with the state it belongs to. Its `__init__` is
+    written out: a dataclass's generated one would run interpreted in a compiled build, at
+    every copy."""
 
     game: Game
-    chosen: dict[Fact, Any] = field(default_factory=dict)
-    known: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    chosen: dict[Fact, Any]
+    known: tuple[Any, ...] | None = field(compare=False, repr=False)
     """`key()` while the answers stay as they were: most steps of the walk change none."""
 
+    def __init__(self, game: Game, chosen: dict[Fact, Any] | None = None,
+                 known: tuple[Any, ...] | None = None) -> None:
+        self.game = game
+        self.chosen = {} if chosen is None else chosen
+        self.known = known
+
     def copy(self) -> AbstractDeal:
-        new = object.__new__(AbstractDeal)          # at every copy of a state: no __init__ to run
-        new.game = self.game
-        new.chosen = self.chosen.copy()
-        new.known = self.known
-        return new
+        return AbstractDeal(self.game, self.chosen.copy(), self.known)
 
     def decide(self, fact: Fact, answer: Any) -> None:
         """Choose `answer`; the seats a comparison puts on top get one value, above all."""
@@ -167,32 +171,36 @@ class AbstractDeal:
         chosen = self.chosen
         if not chosen:
             return                                        # nothing to drop: most states before a question
-        contests = self.game.contests
-        c = m.count
-        counted = -1 if c is None else c.contest
-        live: set[str] = set()
-        active: set[str] = set()
-        declared: set[tuple[str, int]] = set()
-        for cont in contests:
-            cs = m.contests[cont.index]
-            if cs.status != CLOSED:
-                live.add(cont.value)
-            if cs.status == ACTIVE or counted == cont.index:
-                active.add(cont.value)
-            for s in cs.declared:
-                declared.add((cont.value, s))
-        spoken = {(contests[c.contest].value, s) for s in c.order[:c.index]} if c is not None else set()
-        gone = []
+        gone: list[Fact] = []
         for fact in chosen:
             kind, name, seat = fact
-            if kind == "trick" or (kind in ("value", "top") and (name not in active or (name, seat) in spoken)) or (
-                    kind == "holds" and (name not in live or (m.played[seat] and (name, seat) not in declared))) or (
-                    kind == "annul" and self._closed(m, name, seat)):
+            if kind == "trick" or kind == "annul" and self._closed(m, name, seat) or (
+                    kind != "annul" and not self._asked(m, kind, name, seat)):
                 gone.append(fact)
         if gone:
             for fact in gone:
                 del chosen[fact]
             self.known = None
+
+    def _asked(self, m: Match, kind: str, value: str, seat: int) -> bool:
+        """Whether a value's answer (`kind` "holds", "value" or "top", `seat` a seat mask for
+        the last) may still be asked. Whether a seat holds it: while a contest comparing it is
+        not over, unless the seat has played without declaring it. Its number, or whose is
+        best: while a contest comparing it is under way or counted, unless the seat has spoken
+        in the count."""
+        c = m.count
+        counted = -1 if c is None else c.contest
+        live = active = declared = False
+        for cont in self.game.contests:
+            if cont.value == value:
+                cs = m.contests[cont.index]
+                live = live or cs.status != CLOSED
+                active = active or cs.status == ACTIVE or counted == cont.index
+                declared = declared or seat in cs.declared
+        if kind == "holds":
+            return live and (not m.played[seat] or declared)
+        return active and not (c is not None and self.game.contests[c.contest].value == value
+                               and seat in c.order[:c.index])
 
     def _closed(self, m: Match, name: str, seat: int) -> bool:
         """Whether the annulment `name` can no longer be made by `seat` this hand."""
@@ -281,14 +289,21 @@ class Mismatch(TrucoError):
     """A deal answers a question otherwise than the path chose."""
 
 
-@dataclass
+@dataclass(init=False)
 class Realizing:
     """The cards answer, and each answer is held against the abstract choice it replaces."""
 
     game: Game
     wanted: dict[Fact, Any]
-    numbers: dict[Fact, int] = field(default_factory=dict)
-    asked: set[Fact] = field(default_factory=set)
+    numbers: dict[Fact, int]
+    asked: set[Fact]
+
+    def __init__(self, game: Game, wanted: dict[Fact, Any], numbers: dict[Fact, int] | None = None,
+                 asked: set[Fact] | None = None) -> None:
+        self.game = game
+        self.wanted = wanted
+        self.numbers = {} if numbers is None else numbers
+        self.asked = set() if asked is None else asked
 
     def copy(self) -> Realizing:
         return Realizing(self.game, self.wanted, dict(self.numbers), set(self.asked))

@@ -574,18 +574,18 @@ class _Walk:
         self.scope: Scope = "all" if sample is None else sample.scope
         self.deal = deal = (sample or sample_deals(game)[0]).deal    # abstract: the cards' names only
         self.out = out
-        self.limit = limit
-        self.cut = False
         self.root = game.new_match(seed=0, deals=[deal])
         self.root.events = []
         if self.abstract:
             self.root.facts = AbstractDeal(game)
-        self.keys = Keys(self.root, game.spec, by_payoff=True)
-        self.parent: list[tuple[int, Step]] = [(-1, ("act", ""))]
-        self.children: list[list[int]] = [[]]
-        self.ends: list[bool] = [False]
-        self.index: dict[Key, int] = {self.keys(self.root): 0}
+        self.keys = keys = Keys(self.root, game.spec, by_payoff=True)
+        self.graph = walkcore.Graph(keys(self.root), limit, out, keys.core, keys.part)
         self.resolved: dict[tuple[Any, ...], bool] = {}
+
+    @property
+    def cut(self) -> bool:
+        """Whether the walk stopped short: at its limit of states kept, or of states visited."""
+        return self.graph.cut
 
     def found(self, kind: str, message: str, span: Span | None, where: Callable[[], Witness],
               expect: dict[str, Any] | None = None, detail: str = "") -> None:
@@ -599,7 +599,7 @@ class _Walk:
         is found, else on the abstract deal."""
         steps: list[Step] = list(reversed(last))
         while i > 0:
-            i, step = self.parent[i]
+            i, step = self.graph.parent[i]
             steps.append(step)
         steps.reverse()
         if not self.abstract:
@@ -621,35 +621,12 @@ class _Walk:
         """Walk the graph (`walkcore.run`), within the limits of its kind."""
         visits = self.out.states + (ABSTRACT_VISITS if self.abstract else MAX_VISITS)
         if walkcore.run(self, self.root, visits, self.scope == "first trick"):
-            self.cut = True
+            self.graph.cut = True
 
     def link(self, i: int, child: State, step: Step, stack: list[tuple[int, State]],
              more: Sequence[Step] = (), forget: bool = True) -> None:
-        """An edge from node `i`: to an end (counted, never stored), a known state or a new one.
-        `more` are the steps after `step` on the same edge (an action's choices)."""
-        if child.hand_over:
-            self.out.states += 1
-            self.ends[i] = True
-            return
-        key = self.keys(child, forget)
-        j = self.index.get(key)
-        if j is None:
-            if len(self.index) >= self.limit:
-                self.cut = True
-                return
-            for extra in more:                      # each choice on the edge gets a node of its own
-                j = len(self.parent)
-                self.parent.append((i, step))
-                self.children.append([])
-                self.ends.append(False)
-                self.children[i].append(j)
-                i, step = j, extra
-            j = self.index[key] = len(self.parent)
-            self.parent.append((i, step))
-            self.children.append([])
-            self.ends.append(False)
-            stack.append((j, child))
-        self.children[i].append(j)
+        """An edge from node `i` (`walkcore.Graph.link`): to an end, a known state or a new one."""
+        self.graph.link(i, child, step, stack, more, forget)
 
     def choices(self, st: State, legal: list[str]) -> list[str]:
         """Canonical card play, and uncapped calls at most REPEATS times per chain."""
@@ -679,10 +656,9 @@ class _Walk:
         self.found("crash", so(str(err), "the engine cannot play on"), self.span_of(st), lambda: self.path(i, steps))
 
     def lowered(self, i: int, st: State, child: State, steps: list[Step]) -> None:
-        """`walkcore.step`'s action changed the score: a finding if some team's went down."""
-        if any(a < b for a, b in zip(child.score, st.score, strict=False)):
-            self.found("score", "a score goes down", self.span_of(st), lambda: self.path(i, steps),
-                       detail=f"from {st.score} to {child.score}")
+        """`walkcore.step`'s action lowered some team's score."""
+        self.found("score", "a score goes down", self.span_of(st), lambda: self.path(i, steps),
+                   detail=f"from {st.score} to {child.score}")
 
     def resolves(self, i: int, st: State, child: State, action: str, steps: list[Step]) -> None:
         """`walkcore.step`'s action answered a contest call: check that it settles the contest."""
@@ -755,13 +731,14 @@ class _Walk:
 
     def measure(self) -> None:
         """The longest hand, and whether a position can come back (an endless hand)."""
-        depth = [0] * len(self.children)
-        state = [0] * len(self.children)          # 0 new, 1 on the path, 2 done
+        children, ends = self.graph.children, self.graph.ends
+        depth = [0] * len(children)
+        state = [0] * len(children)               # 0 new, 1 on the path, 2 done
         stack: list[tuple[int, int]] = [(0, 0)]
         state[0] = 1
         while stack:
             node, k = stack[-1]
-            kids = self.children[node]
+            kids = children[node]
             if k < len(kids):
                 stack[-1] = (node, k + 1)
                 kid = kids[k]
@@ -774,7 +751,7 @@ class _Walk:
                 continue
             stack.pop()
             state[node] = 2
-            depth[node] = max((depth[c] + 1 for c in kids if state[c] == 2), default=int(self.ends[node]))
+            depth[node] = max((depth[c] + 1 for c in kids if state[c] == 2), default=int(ends[node]))
         longest = depth[0]
         self.out.longest = max(self.out.longest, longest)
         if longest > MAX_ACTIONS:

@@ -6,7 +6,8 @@ compiled engine"); it runs as this source elsewhere.
 `explore.Keys` works out which fields a game's key keeps; `StateKey` reads them, and asks
 `Keys` for the contests' and the score's part only for a combination of what that part reads
 it has not seen. `run` walks the graph and `step` plays an action on copies, leaving what they
-find, and which actions to take, to the walk (`Walker`).
+find, and which actions to take, to the walk (`Walker`); `Graph` keeps the nodes by key and the
+edges between them.
 """
 from __future__ import annotations
 
@@ -42,8 +43,9 @@ class Counts(Protocol):
 
 
 class Walker(Protocol):
-    """What `run` and `step` leave to the walk (`explore._Walk`): its graph (`link`), the
-    actions to take, and the findings, each reported with the node it was found from and the
+    """What `run` and `step` leave to the walk (`explore._Walk`): its graph (`link`, which
+    `Graph` keeps), the actions to take, and the findings (a score lowered, an answer that
+    does not settle its contest...), each reported with the node it was found from and the
     steps after it."""
 
     @property
@@ -65,6 +67,65 @@ class Walker(Protocol):
     def lowered(self, i: int, st: State, child: State, steps: list[Step]) -> None: ...
 
     def resolves(self, i: int, st: State, child: State, action: str, steps: list[Step]) -> None: ...
+
+
+class Graph:
+    """One walk's graph (`explore._Walk`): how each node was first reached (`parent`: the node
+    before and the step from it), the nodes each leads to (`children`), whether a hand ends
+    from it (`ends`), and the nodes by key (`index`), at most `limit` of them (`cut` once a
+    further one is met). Kept here, compiled, since an edge is linked at every transition."""
+
+    parent: list[tuple[int, Step]]
+    children: list[list[int]]
+    ends: list[bool]
+    index: dict[object, int]
+    limit: int
+    cut: bool
+    out: Counts
+    key: StateKey
+    part: Callable[[State], Part]
+
+    def __init__(self, root: object, limit: int, out: Counts, key: StateKey, part: Callable[[State], Part]) -> None:
+        """`root`: the first node's key; `key` and `part` key the others (`explore.Keys`)."""
+        self.parent = [(-1, ("act", ""))]
+        self.children = [[]]
+        self.ends = [False]
+        self.index = {root: 0}
+        self.limit = limit
+        self.cut = False
+        self.out = out
+        self.key = key
+        self.part = part
+
+    def link(self, i: int, child: State, step: Step, stack: list[tuple[int, State]],
+             more: Sequence[Step] = (), forget: bool = True) -> None:
+        """An edge from node `i`: to an end (counted, never stored), a known state or a new one
+        (put on `stack` to be walked). `more` are the steps after `step` on the same edge (an
+        action's choices); `forget` as `StateKey` takes it."""
+        if child.hand_over:
+            self.out.states += 1
+            self.ends[i] = True
+            return
+        key = self.key(child, self.part, forget)
+        j = self.index.get(key, -1)
+        if j < 0:
+            if len(self.index) >= self.limit:
+                self.cut = True
+                return
+            parent, children, ends = self.parent, self.children, self.ends
+            for extra in more:                      # each choice on the edge gets a node of its own
+                j = len(parent)
+                parent.append((i, step))
+                children.append([])
+                ends.append(False)
+                children[i].append(j)
+                i, step = j, extra
+            j = self.index[key] = len(parent)
+            parent.append((i, step))
+            children.append([])
+            ends.append(False)
+            stack.append((j, child))
+        self.children[i].append(j)
 
 
 def decided(st: State, q: Undecided, answer: object) -> State:
@@ -139,13 +200,21 @@ def step(walk: Walker, i: int, st: State, seat: int, action: str) -> list[tuple[
             continue
         steps: list[Step] = [*chosen, ("act", last)]
         walk.out.transitions += 1
-        if child.score != st.score:
+        if child.score != st.score and _lowered(child.score, st.score):
             walk.lowered(i, st, child, steps)
         pending = st.pending
         if (action == "accept" or action == "decline") and pending is not None and pending.contest is not None:
             walk.resolves(i, st, child, action, steps)
         out.append((child, steps))
     return out
+
+
+def _lowered(after: list[int], before: list[int]) -> bool:
+    """Whether some team's score went down."""
+    for a, b in zip(after, before, strict=False):
+        if a < b:
+            return True
+    return False
 
 
 def _nothing(st: State) -> object:
