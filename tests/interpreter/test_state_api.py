@@ -721,7 +721,10 @@ def test_a_value_a_byte_cannot_hold_is_found_all_the_same(worth: int) -> None:
     """A row keeps 0..253 and marks "no value" and "not known" with 254 and 255; any other
     value is found in the table every time, never mistaken for those marks."""
     game = load_game("teg")
-    holds: Callable[[Any], bool] = lambda ctx: sum(ctx.hand) % 2 == 0
+
+    def holds(ctx: Any) -> bool:
+        return sum(ctx.hand) % 2 == 0
+
     table = HandValues(lambda ctx: worth, holds, game.views, len(game.cards))
     for hand in [(0, 1, 2), (2, 1, 0), (0, 1, 3), (3, 1, 0)]:
         for _ in range(2):                      # computed, then found
