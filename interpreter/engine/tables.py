@@ -262,8 +262,10 @@ class HandValues:
                 if turned in hand:
                     continue
                 self(hand, turned)
-                byte = _UNSEEN if row is None else row[self._code(hand)]
-                if row is not None and byte != _UNSEEN:
+                if row is None:
+                    continue
+                byte = row[self._code(hand)]
+                if byte != _UNSEEN:                 # a value a byte holds: every order finds it
                     for dealt in itertools.permutations(hand):
                         row[self._code(dealt)] = byte
 

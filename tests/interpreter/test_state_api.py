@@ -17,7 +17,7 @@ import pytest
 
 from tests.interpreter.test_house_rules import house_game
 
-from interpreter import Deal, IllegalAction, load_game
+from interpreter import Deal, Game, IllegalAction, load_game
 from interpreter.engine.state import State, turns
 from interpreter.engine.tables import HandValues, hand_values, places
 
@@ -677,18 +677,25 @@ def test_each_card_has_its_place_in_the_trick_order() -> None:
     assert place == {card: k + 1 for k, tier in enumerate(tiers) for card in tier}
 
 
+def _filled_and_lazy(name: str) -> tuple[Game, dict[int | None, Any], dict[str, HandValues], dict[str, HandValues]]:
+    """A game, two of its turned cards (two of uruguayo's keep it short; teg turns none), its
+    hand-value tables under them filled as `truco bench` fills them, and the same tables
+    computing each hand on first sight."""
+    game = load_game(name)
+    views = {turned: game.views[turned] for turned in list(game.views)[:2]}
+    filled = hand_values(game.spec, game.cards, views)
+    for table in filled.values():
+        table.fill(len(game.cards), game.hand_size)
+    return game, views, filled, hand_values(game.spec, game.cards, views)
+
+
 @pytest.mark.parametrize("name", ["teg", "uruguayo"])
 def test_a_filled_hand_value_table_holds_the_values_play_computes(name: str) -> None:
     """`truco bench` fills every hand's value under every turned card before it times play
     (`HandValues.fill`); what it fills is what play computes one hand at a time, with or
     without a turned card (uruguayo turns one, teg none; two of uruguayo's turned cards keep it
     short)."""
-    game = load_game(name)
-    views = {turned: game.views[turned] for turned in list(game.views)[:2]}
-    filled = hand_values(game.spec, game.cards, views)
-    for table in filled.values():
-        table.fill(len(game.cards), game.hand_size)
-    lazy = hand_values(game.spec, game.cards, views)
+    game, views, filled, lazy = _filled_and_lazy(name)
     hands = list(itertools.combinations(range(len(game.cards)), game.hand_size))[::97]
     for value, table in filled.items():
         for turned in views:
@@ -700,12 +707,7 @@ def test_a_hand_finds_its_value_in_any_order_it_is_dealt_in() -> None:
     """Play looks a dealt hand up as it was dealt, in a byte per hand (`HandValues`): every
     order of a hand finds the sorted hand's value, filled or computed on first sight, and
     whether it holds a flor."""
-    game = load_game("uruguayo")
-    views = {turned: game.views[turned] for turned in list(game.views)[:2]}
-    filled = hand_values(game.spec, game.cards, views)
-    for table in filled.values():
-        table.fill(len(game.cards), game.hand_size)
-    lazy = hand_values(game.spec, game.cards, views)
+    game, views, filled, lazy = _filled_and_lazy("uruguayo")
     hands = list(itertools.combinations(range(len(game.cards)), game.hand_size))[::53]
     for value, table in filled.items():
         for turned in views:
