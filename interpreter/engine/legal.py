@@ -101,10 +101,11 @@ def _turn_acts(m: Match, r: Rules, seat: int) -> list[str]:
     for cont in r.contests:
         if m.contests[cont.index].status != CLOSED:
             found += _contest_calls(m, r, seat, cont, ctx, None)
-    for index, (name, _, when, _) in enumerate(r.annulments):
-        if when(ctx) and annuls(m, r, index, seat):
-            found.append(name)
-    if _met(r.fold_on_turn, ctx):
+    if r.annulments:
+        for index, (name, _, when, _) in enumerate(r.annulments):
+            if when(ctx) and annuls(m, r, index, seat):
+                found.append(name)
+    if r.fold_on_turn is always or r.fold_on_turn(ctx):
         found.append("fold")
     return found
 
@@ -149,7 +150,7 @@ def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[str]:
     for cont in r.contests:
         if m.contests[cont.index].status != CLOSED:
             found += _contest_calls(m, r, seat, cont, ctx, p)
-    if _met(r.fold_answering, ctx):
+    if r.fold_answering is always or r.fold_answering(ctx):
         found.append("fold")
     return found
 
@@ -163,10 +164,9 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
             return []
         last = answering.call
         partner = r.team_of[answering.caller] == r.team_of[seat]
-        return [call.name for call in cont.rules
-                if ((call.name == last and call.declare)         # answering a declaration with one's own
-                    or (last in call.after and not partner))
-                and _below_max(call, cs.chain) and call.may(ctx)]
+        return [call.name for call in cont.answers_to[last]
+                if (not partner or (call.name == last and call.declare))    # a partner only declares his own
+                and (call.max is None or _below_max(call, cs.chain)) and call.may(ctx)]
     if answering is not None:
         # an interruption: "el envido está primero", or a flor that wipes the waiting envido
         wipes = answering.contest is not None and \
@@ -177,6 +177,8 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
         return []
     holder = cont.declares and holds(m, r, cont, seat)
     if cs.status == IDLE:
+        if cont.open_freely:
+            return list(cont.openers)
         return [call.name for call in cont.opening if (not call.declare or holder) and call.may(ctx)]
     if not cont.declares or not holder or seat in cs.declared:     # its own waiting call: answered above
         return []

@@ -76,6 +76,12 @@ class CompiledContest:
         self.show = ir.count.show
         self.declares = ir.declares
         self.openers = tuple(c.name for c in self.opening)
+        self.answers_to = {last: tuple(c for c in self.rules if (c.name == last and c.declare) or last in c.after)
+                           for last in self.calls}
+        """The calls that may answer each call: a raise of it, or the same declaration of one's own."""
+        self.open_freely = all(not c.declare and c.allowed is always for c in self.opening)
+        """Whether every opening call may be made whenever the window is open: no hand to hold, no
+        `allowed:` condition (then the openers are the legal list, read without a test)."""
 
 
 class Rules:
@@ -140,6 +146,9 @@ class Rules:
         """The seats after each seat, round the table: `after` for a hand the whole table plays."""
         self.from_seat = tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
         """Each seat, then the others in turn: the deal's and a count's order from a mano."""
+        self.first_opponent = tuple(next(s for s in self.seats_after[seat] if self.team_of[s] != self.team_of[seat])
+                                    for seat in range(n))
+        """The first opponent after each seat: `next_opponent` for a hand the whole table plays."""
         self.deal_step = 1 if spec.table.dealer == "next" else n - 1       # seats the deal moves on by
         self.contests = tuple(CompiledContest(c, compile_, condition, i) for i, c in enumerate(spec.contests))
         self.contest_of_call = {c: cont for cont in self.contests for c in cont.calls}
@@ -270,6 +279,8 @@ def from_mano(m: Match, r: Rules) -> tuple[int, ...]:
 
 
 def next_opponent(m: Match, r: Rules, seat: int) -> int:
+    if len(m.seats) == r.num_players:
+        return r.first_opponent[seat]
     for s in after(m, r, seat):
         if r.team_of[s] != r.team_of[seat]:
             return s

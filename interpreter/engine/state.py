@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from rulespec.errors import IllegalAction
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
@@ -23,6 +23,9 @@ from interpreter.engine.records import PLAIN, Action, Deal, Pending
 from interpreter.engine.rules import Rules, after, from_mano, next_opponent, trick_top, trick_winner
 from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
+
+_LOGGED_WITH_MORE: Final = frozenset({"signal", "play_pos", "cover"})
+"""The verbs whose action event says more than who did what (`State._log`)."""
 
 
 class State(Match):
@@ -309,9 +312,8 @@ class State(Match):
         actor = self.current_player() if seat is None else seat
         if actor != memo[0]:
             return None
-        for text in memo[1]:
-            if text == action:
-                return actor, self.game.act_of[text], text
+        if action in memo[1]:
+            return actor, self.game.act_of[action], action
         return None
 
     # -- applying ---------------------------------------------------------------------
@@ -354,6 +356,9 @@ class State(Match):
     def _log(self, seat: int, act: Action, text: str) -> None:
         verb, arg = act
         event: dict[str, Any] = {"type": "action", "seat": seat, "action": text}
+        if verb not in _LOGGED_WITH_MORE:
+            self.events.append(event)
+            return
         if verb == "signal" and self.game.signals is not None and self.game.signals.to == "partners":
             team = self.game.team_of[seat]
             event["seats"] = [s for s, t in enumerate(self.game.team_of) if t == team]
