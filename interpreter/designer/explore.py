@@ -42,10 +42,11 @@ MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
 MAX_VISITS = 5 * MAX_STATES
 """States visited (hands ended included) per sample deal's walk before it stops too."""
-ABSTRACT_STATES = 250_000
+ABSTRACT_STATES = 1_500_000
 """States kept by the walk over every deal before it gives way to the sample deals (and the
-report says so): every bundled combination of every triple of option values fits but one of
-reglamento's (docs/checker.md); the largest that fits, 241,528 (under 1 GB in one process)."""
+report says so): every combination of every triple of option values of every bundled spec
+fits, the largest reglamento's at 1,050,549 states (1.1 GB in one process; docs/checker.md),
+with room for a house variant of its size."""
 ABSTRACT_VISITS = 3 * ABSTRACT_STATES
 """States visited (hands ended included) by the walk over every deal before it gives way too."""
 MAX_ACTIONS = 500

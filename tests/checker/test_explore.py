@@ -149,6 +149,18 @@ def test_the_walk_leaves_nothing_for_the_garbage_collector() -> None:
     assert gc.isenabled()
 
 
+def test_the_keys_of_a_walk_share_their_parts() -> None:
+    """A walk's keys hold each value of their fields' part once (`walkcore.StateKey.shared`):
+    a million states' keys have a few thousand such values, and a copy of each in every key
+    tripled the memory of reglamento's largest walk."""
+    walk = _Walk(load_game("teg", players=4, flor=True), Exploration(), None, 100_000)
+    walk.run()
+    keys = list(walk.graph.index)[1:]                # the root's key is made before the walk
+    parts = {k[2] for k in keys}
+    assert len(parts) * 2 < len(keys), "a part is met again and again"
+    assert len({id(k[2]) for k in keys}) == len(parts)
+
+
 def test_a_step_catches_the_failures_the_walk_reports_as_crashes() -> None:
     """`walkcore.step` names the engine's failures in its own `except` (compiled code reads them
     there): the same classes as `explore.FORMULA_FAILURES`, which the rest of the checker uses."""
