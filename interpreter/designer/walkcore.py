@@ -1,13 +1,14 @@
 """The hot core of the checker's walk (explore.py), what each transition does outside the
-engine: the walk's loop, a step's copies and the state key. Written under the engine's rules
-so that setup.py compiles it with mypyc, as a group of its own (docs/performance.md, "The
-compiled engine"); it runs as this source elsewhere.
+engine: the walk's loop, the choice of actions, a step's copies and the state key. Written under
+the engine's rules so that setup.py compiles it with mypyc, as a group of its own
+(docs/performance.md, "The compiled engine"); it runs as this source elsewhere.
 
-`explore.Keys` works out which fields a game's key keeps; `StateKey` reads them, and asks
-`Keys` for the contests' and the score's part only for a combination of what that part reads
-it has not seen. `run` walks the graph and `step` plays an action on copies, leaving what they
-find, and which actions to take, to the walk (`Walker`); `Graph` keeps the nodes by key and the
-edges between them.
+`explore.Keys` works out from the spec which fields a game's key keeps and what its contests'
+and score's part reads; `StateKey` reads the fields, and asks `KeyPart` for that part only for a
+combination of what the part reads it has not seen. `run` walks the graph, taking the actions
+`choices` gives, and `step` plays an action on copies, leaving what they find to the walk
+(`Walker`); `Graph` keeps the nodes by key and the edges between them, and measures the longest
+hand.
 """
 from __future__ import annotations
 
@@ -53,9 +54,8 @@ class Counts(Protocol):
 
 class Walker(Protocol):
     """What `run` and `step` leave to the walk (`explore._Walk`): its graph (`link`, which
-    `Graph` keeps), the actions to take, and the findings (a score lowered, an answer that
-    does not settle its contest...), each reported with the node it was found from and the
-    steps after it."""
+    `Graph` keeps) and the findings (a score lowered, an answer that does not settle its
+    contest...), each reported with the node it was found from and the steps after it."""
 
     @property
     def out(self) -> Counts: ...
