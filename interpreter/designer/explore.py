@@ -240,15 +240,6 @@ def _freeze(value: Any) -> Any:
     return tuple(_freeze(getattr(value, name)) for name in names)
 
 
-_ATOM_FIELDS = frozenset({"seed", "rng_shared", "dealer", "hand_number", "match_over", "winner", "hand_over",
-                          "hand_format", "mano", "turn", "leader", "trick_no", "stake_level", "worth", "base_worth",
-                          "stake_owner", "stake_calls", "turned", "blind", "forbid", "redeal_same"})
-"""The fields of a match (match.py) that hold a number, a flag, a text or None: they enter a
-key as they are. Named here rather than read from the declarations, whose types a compiled
-engine gives as classes; a field named neither here nor in `walkcore` (`NAMED`, `CALLS`) is
-frozen whole (`_freeze`)."""
-
-
 def _hashable(value: Any) -> Any:
     """`value` with every list in it a tuple (an abstract deal's answers may be lists)."""
     kind = type(value)
@@ -297,8 +288,7 @@ class Keys:
                                 if isinstance(n, Call) and n.name == "in_chain" for a in n.args if isinstance(a, Str)}))
         """The contests' and the score's part of the key."""
         read = [name for name in self.fields if name not in ("contests", "score", "count")]
-        self.core = walkcore.StateKey(read, [name for name in read if name in _ATOM_FIELDS], self.calls_cap, _frozen,
-                                      self.parts)
+        self.core = walkcore.StateKey(read, self.calls_cap, _frozen, self.parts)
         """The key's reader, which remembers the contests' and the score's part of the key by
         what they are worked out from."""
 

@@ -13,7 +13,6 @@ hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter
 from typing import Protocol, cast
 
 from rulespec.errors import IllegalAction, TrucoError
@@ -35,6 +34,13 @@ its kind asks."""
 CALLS = ("calls_made", "called", "accepted")
 """The calls made, which `StateKey.rest` reads by name where the key keeps them (a formula
 reads them)."""
+
+ATOMS = ("base_worth", "blind", "dealer", "forbid", "hand_format", "hand_over", "leader", "mano", "match_over",
+         "redeal_same", "stake_calls", "stake_level", "stake_owner", "trick_no", "turn", "winner", "worth")
+"""The fields of a match (match.py) every key keeps that hold a number, a flag, a text or None:
+they enter a key as they are, read by `_atoms`. Named here rather than read from the
+declarations, whose types a compiled engine gives as classes; a field the key keeps that is
+named neither here nor in `NAMED` or `CALLS` is frozen whole (`explore._frozen`)."""
 
 Part = tuple[object, object]
 """The contests' and the score's part of a key."""
@@ -319,9 +325,12 @@ def _lowered(after: list[int], before: list[int]) -> bool:
     return False
 
 
-def _nothing(st: State) -> object:
-    """The fields that enter a key as they are, when there are none."""
-    return ()
+def _atoms(st: State) -> object:
+    """The fields named in `ATOMS`, in its order: read one by one, which in a compiled build is
+    a read of each field where `operator.attrgetter` looked each name up."""
+    return (st.base_worth, st.blind, st.dealer, st.forbid, st.hand_format, st.hand_over, st.leader, st.mano,
+            st.match_over, st.redeal_same, st.stake_calls, st.stake_level, st.stake_owner, st.trick_no, st.turn,
+            st.winner, st.worth)
 
 
 def _pending(p: Pending | None) -> object:
@@ -503,7 +512,6 @@ class StateKey:
     """The key of a state: the contests' and the score's part (`KeyPart`, remembered by what it
     is worked out from), the other kept fields, and the count."""
 
-    atoms: Callable[[State], object]
     frozen: list[str]
     calls: bool
     cap: int
@@ -513,18 +521,15 @@ class StateKey:
     part: KeyPart
     memo: dict[object, Part]
 
-    def __init__(self, fields: Sequence[str], atoms: Sequence[str], cap: int | None,
-                 freeze: Callable[[object], object], part: KeyPart) -> None:
-        """`fields`: those the key keeps but the contests, the score and the count; `atoms`:
-        those of them that hold a number, a flag, a text or None and enter as they are, read by
-        one `attrgetter`; those neither named (`NAMED`, `CALLS`) nor atoms are frozen whole
-        by `freeze`. `cap`: the number of calls made past which all read alike."""
-        missing = set(NAMED) - set(fields)
+    def __init__(self, fields: Sequence[str], cap: int | None, freeze: Callable[[object], object],
+                 part: KeyPart) -> None:
+        """`fields`: those the key keeps but the contests, the score and the count; those
+        named neither in `ATOMS`, `NAMED` nor `CALLS` are frozen whole by `freeze`. `cap`: the
+        number of calls made past which all read alike."""
+        missing = (set(NAMED) | set(ATOMS)) - set(fields)
         if missing:
             raise ValueError(f"the key leaves out {', '.join(sorted(missing))}, which `rest` reads")
-        kept = [name for name in fields if name in atoms and name not in CALLS]
-        self.atoms = attrgetter(*kept) if kept else _nothing
-        self.frozen = [name for name in fields if name not in kept and name not in NAMED and name not in CALLS]
+        self.frozen = [name for name in fields if name not in ATOMS and name not in NAMED and name not in CALLS]
         self.calls = "calls_made" in fields
         self.cap = -1 if cap is None else cap
         self.called = "called" in fields
@@ -538,7 +543,7 @@ class StateKey:
         None as they are, lists as tuples, sets sorted, an abstract deal by its key, the rest
         frozen; a field the key leaves out is None."""
         facts = st.facts
-        return (self.atoms(st),
+        return (_atoms(st),
                 None if facts is None else cast(AbstractDeal, facts).key(),
                 tuple([tuple(h) for h in st.hands]),
                 _pending(st.pending),
