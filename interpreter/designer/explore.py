@@ -16,7 +16,7 @@ import gc
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
@@ -26,18 +26,15 @@ from rulespec.errors import IllegalAction, TrucoError, so
 from rulespec.ir import Contest, Formula, Span, Spec
 
 from interpreter.designer import walkcore
-from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize, never_again
+from interpreter.designer.abstract import AbstractDeal, Step, Undecided, concretize
 from interpreter.designer.replay import deal_case
-from interpreter.engine.contests import accepted_pays
+from interpreter.designer.walkcore import canonical
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import names
-from interpreter.engine.records import CLOSED, IDLE, ContestState
+from interpreter.engine.records import CLOSED, ContestState
 from interpreter.engine.rules import CompiledContest
 from interpreter.engine.state import State
 
-REPEATS = 2
-"""An uncapped call (no `max`) is explored this many times per chain: a hand where calls
-may be repeated without limit has no bound, and the bound reported assumes this many."""
 MAX_STATES = 200_000
 """States kept per sample deal's walk before the pass stops (and says it was cut short)."""
 MAX_VISITS = 5 * MAX_STATES
@@ -157,8 +154,29 @@ def _formulas(node: Any) -> Iterator[Formula]:
                 yield from _formulas(getattr(node, f.name))
 
 
+def _spec_formulas(spec: Spec) -> tuple[list[Formula], list[list[Formula]], list[Formula]]:
+    """The formulas of `spec`, walked once: all of them, each contest's, and the schedule's
+    (read between hands)."""
+    every: list[Formula] = []
+    by_contest: list[list[Formula]] = []
+    between: list[Formula] = []
+    for f in fields(spec):
+        if f.name == "raw":
+            continue
+        value = getattr(spec, f.name)
+        if f.name == "contests":
+            by_contest = [list(_formulas(cont)) for cont in value]
+            every.extend(itertools.chain.from_iterable(by_contest))
+        else:
+            found = list(_formulas(value))
+            if f.name == "schedule":
+                between = found
+            every.extend(found)
+    return every, by_contest, between
+
+
 def formula_reads(node: Any) -> frozenset[str]:
-    """Every name and function the formulas of a spec (or any IR node) use."""
+    """Every name and function the formulas of a spec (or any IR node, or a list of formulas) use."""
     out: set[str] = set()
     for f in _formulas(node):
         out |= names_used(f.expr)
@@ -223,17 +241,6 @@ def _freeze(value: Any) -> Any:
     return tuple(_freeze(getattr(value, name)) for name in names)
 
 
-_GONE = ("score left out",)
-"""The key's score where the score no longer matters."""
-_ATOM_FIELDS = frozenset({"seed", "rng_shared", "dealer", "hand_number", "match_over", "winner", "hand_over",
-                          "hand_format", "mano", "turn", "leader", "trick_no", "stake_level", "worth", "base_worth",
-                          "stake_owner", "stake_calls", "turned", "blind", "forbid", "redeal_same"})
-"""The fields of a match (match.py) that hold a number, a flag, a text or None: they enter a
-key as they are. Named here rather than read from the declarations, whose types a compiled
-engine gives as classes; a field named neither here nor in `walkcore` (`NAMED`, `CALLS`) is
-frozen whole (`_freeze`)."""
-
-
 def _hashable(value: Any) -> Any:
     """`value` with every list in it a tuple (an abstract deal's answers may be lists)."""
     kind = type(value)
@@ -260,34 +267,29 @@ class Keys:
     """
 
     def __init__(self, root: State, spec: Spec, by_payoff: bool = False) -> None:
-        reads = formula_reads(spec)
+        every, by_contest, between = _spec_formulas(spec)
+        reads = formula_reads(every)
         drop = set(_SKIP)
         for name, needs in (("called", "called"), ("accepted", "accepted"), ("calls_made", "calls_made")):
             if needs not in reads:
                 drop.add(name)
         self.fields = sorted(k for k in names() if k not in drop and not k.startswith("_"))
-        elsewhere = {id(f) for f in _formulas([spec.contests, spec.schedule])}   # the schedule: between hands
-        self.score_always = bool(_score_reads([f for f in _formulas(spec) if id(f) not in elsewhere]))
-        self.score_contests = [bool(_score_reads(cont)) for cont in spec.contests]
-        self.score_beside_pay = [_reads_score_beside_pay(cont) for cont in spec.contests]
-        self.score_in_pays = False
-        """Whether the key being made holds all the score still matters for: whether the count's
-        payment ends the match."""
-        bound = comparison_bound(spec, "calls_made")
+        elsewhere = {id(f) for f in [*between, *itertools.chain.from_iterable(by_contest)]}
+        bound = comparison_bound(every, "calls_made")
         self.calls_cap = None if bound is None else bound + 1
-        self.paid_in_count = [by_payoff and _pays_alike(cont) for cont in spec.contests]
-        self.paid_by_team = [not any(names_used(f.expr) & _SEATED for f in _payoffs(cont)) for cont in spec.contests]
-        self.shut: dict[int, bool] = {}
-        """Whether each contest is over, for `shut_of` as it was when its key was begun."""
-        self.shut_of: State | None = None
-        self.ends_at_once = spec.match.end == "immediately"
-        self.chain_reads = sorted({a.value for f in _formulas(spec) for n in walk(f.expr)
-                                   if isinstance(n, Call) and n.name == "in_chain" for a in n.args
-                                   if isinstance(a, Str)})
-        self.ended = False
-        """Whether the chain `chain` last gave is whether its points end the match."""
+        self.parts = walkcore.KeyPart(
+            score_always=bool(_score_reads([f for f in every if id(f) not in elsewhere])),
+            score_contests=[bool(_score_reads(formulas)) for formulas in by_contest],
+            score_beside_pay=[_reads_score_beside_pay(cont, formulas)
+                              for cont, formulas in zip(spec.contests, by_contest, strict=True)],
+            paid_in_count=[by_payoff and _pays_alike(cont) for cont in spec.contests],
+            paid_by_team=[not any(names_used(f.expr) & _SEATED for f in _payoffs(cont)) for cont in spec.contests],
+            ends_at_once=spec.match.end == "immediately",
+            chain_reads=sorted({a.value for f in every for n in walk(f.expr)
+                                if isinstance(n, Call) and n.name == "in_chain" for a in n.args if isinstance(a, Str)}))
+        """The contests' and the score's part of the key."""
         read = [name for name in self.fields if name not in ("contests", "score", "count")]
-        self.core = walkcore.StateKey(read, [name for name in read if name in _ATOM_FIELDS], self.calls_cap, _frozen)
+        self.core = walkcore.StateKey(read, self.calls_cap, _frozen, self.parts)
         """The key's reader, which remembers the contests' and the score's part of the key by
         what they are worked out from."""
 
@@ -300,25 +302,28 @@ class Keys:
         of the cost. Where a slot may hold values that compare equal but print apart (whether a
         count's points end the match, `True`, beside the points themselves, `1`), the key
         keeps them apart with a tag."""
-        return self.core(st, self.part, forget)
+        return self.core(st, forget)
 
-    def part(self, st: State) -> tuple[Any, Any]:
-        """The contests' and the score's part of the key of `st`."""
-        self.shut_of = None
-        self.score_in_pays = False
-        contests = tuple([x.status if x.status == CLOSED else
-                          (x.status, self.chain(st, i), tuple(x.declared), self.ended)
-                          for i, x in enumerate(st.contests)])
-        # `score_in_pays` is set by `chain`, which has run
-        return contests, _GONE if self.score_in_pays or not self.score_matters(st) else tuple(st.score)
+    def chain(self, st: State, index: int) -> Any:
+        """A contest's chain as the key holds it (`walkcore.KeyPart.chain`)."""
+        return self.parts.chain(st, index)
+
+    def score_matters(self, st: State) -> bool:
+        """Whether the score may still change what happens this hand (`walkcore.KeyPart.score_matters`)."""
+        return self.parts.score_matters(st)
+
+    def over(self, st: State, cont: CompiledContest) -> bool:
+        """Whether `cont` can neither score nor read anything more this hand (`walkcore.KeyPart.over`)."""
+        return self.parts.over(st, cont)
 
     def repr_key(self, st: State, forget: bool = True) -> str:
         """The key as it was first written, the `repr` of the fields: what `__call__` must
         partition states as (a test holds them to it)."""
         if forget and isinstance(st.facts, AbstractDeal):
             st.facts.forget(st)
-        self.shut_of = None
-        self.score_in_pays = False
+        parts = self.parts
+        parts.shut_of = None
+        parts.score_in_pays = False
         out: list[Any] = []
         for name in self.fields:
             value = getattr(st, name)
@@ -326,10 +331,10 @@ class Keys:
             if name == "calls_made":
                 value = value if self.calls_cap is None else min(value, self.calls_cap)
             # `score_in_pays` is set by `chain`, which runs first: `contests` sorts before `score`
-            elif name == "score" and (self.score_in_pays or not self.score_matters(st)):
+            elif name == "score" and (parts.score_in_pays or not parts.score_matters(st)):
                 continue
             elif name == "contests":
-                value = [c.status if c.status == CLOSED else (c.status, self.chain(st, i), c.declared)
+                value = [c.status if c.status == CLOSED else (c.status, parts.chain(st, i), c.declared)
                          for i, c in enumerate(value)]
             elif name == "count" and value is not None:
                 best = value.best_value
@@ -344,73 +349,6 @@ class Keys:
                 value = _freeze(value)
             out.append(value)
         return repr(out)
-
-    def chain(self, st: State, index: int) -> Any:
-        """A contest's chain; while it is counted, what it pays each seat that may win the
-        count (and how often it holds each call `in_chain` asks about): nothing else reads an
-        accepted chain, and nothing scores before the count settles it or a declaration
-        wipes it (during a count a seat may only announce, concede or make such a
-        declaration), so chains that pay alike have the same future. With `match.end:
-        immediately`, points past a team's target are all one: they end the match."""
-        chain = st.contests[index].chain
-        c = st.count
-        self.ended = False
-        if c is None or c.contest != index or not self.paid_in_count[index]:
-            return tuple(chain)
-        game = st.game
-        cont = game.contests[index]
-        try:
-            if self.paid_by_team[index]:            # what a team's winner reads is its team's
-                by_team = {game.team_of[seat]: seat for seat in reversed(c.order)}
-                paid = {team: accepted_pays(st, game, cont, seat, c.order) for team, seat in by_team.items()}
-                pays = [paid[game.team_of[seat]] for seat in c.order]
-            else:
-                pays = [accepted_pays(st, game, cont, seat, c.order) for seat in c.order]
-        except FORMULA_FAILURES:
-            return tuple(chain)                     # a failing payoff: found when the count ends
-        score, team_of = st.score, game.team_of
-        if self.ends_at_once:                       # points past the target all end the match alike
-            pays = [min(max(p, 0), max(game.target - score[team_of[seat]], 0))
-                    for seat, p in zip(c.order, pays, strict=True)]
-        if not self.score_always and all(self.over(st, other) for other in game.contests if other.index != index):
-            # nothing left reads the score or scores before the hand ends: the points
-            # matter only in whether they end the match
-            ends = [self.ends_at_once and score[team_of[seat]] + p >= game.target
-                    for seat, p in zip(c.order, pays, strict=True)]
-            self.score_in_pays = not self.score_beside_pay[index]   # unless the count reads it
-            self.ended = True
-            return tuple(ends), self.in_chain(chain)
-        return tuple(pays), self.in_chain(chain)
-
-    def in_chain(self, chain: list[tuple[str, int]]) -> tuple[int, ...]:
-        """How often the chain holds each call a formula's `in_chain` asks about."""
-        return tuple(sum(1 for call, _ in chain if call == name) for name in self.chain_reads)
-
-    def score_matters(self, st: State) -> bool:
-        """Whether the score may still change what happens this hand: a formula outside the
-        contests reads it; or a contest that is under way, or that some seat could still open
-        (its window may hold again), reads it, or may pay points that end the match at one
-        score and not at another (`match.end: immediately`)."""
-        if self.score_always:
-            return True
-        game = st.game
-        for cont, reads in zip(game.contests, self.score_contests, strict=False):
-            if (reads or self.ends_at_once) and not self.over(st, cont):
-                return True
-        return False
-
-    def over(self, st: State, cont: CompiledContest) -> bool:
-        """Whether `cont` can neither score nor read anything more this hand: it is settled,
-        or idle with a window no seat can see open again."""
-        status = st.contests[cont.index].status
-        if status != IDLE:
-            return status == CLOSED
-        if self.shut_of is not st:
-            self.shut.clear()
-            self.shut_of = st
-        if cont.index not in self.shut:
-            self.shut[cont.index] = all(never_again(cont.ir.window, st, st.game, s) for s in range(st.game.num_players))
-        return self.shut[cont.index]
 
 
 _UNSTEADY = frozenset({"my_turn", "answering", "counting", "pending_step", "opponent_announced", "can_beat",
@@ -430,10 +368,11 @@ def _payoffs(cont: Contest) -> list[Formula]:
     return [cont.accept, *(c.accept for c in cont.calls if c.accept is not None), *(c.worth for c in cont.calls)]
 
 
-def _reads_score_beside_pay(cont: Contest) -> bool:
-    """Whether `cont` reads the score elsewhere than in what an accepted chain of it pays."""
+def _reads_score_beside_pay(cont: Contest, formulas: list[Formula]) -> bool:
+    """Whether `cont`, whose formulas are `formulas`, reads the score elsewhere than in what an
+    accepted chain of it pays."""
     payoffs = set(map(id, _payoffs(cont)))
-    return bool(_score_reads([f for f in _formulas(cont) if id(f) not in payoffs]))
+    return bool(_score_reads([f for f in formulas if id(f) not in payoffs]))
 
 
 def _pays_alike(cont: Contest) -> bool:
@@ -445,24 +384,6 @@ def _pays_alike(cont: Contest) -> bool:
 
 
 # -- choosing deals -----------------------------------------------------------------------
-
-
-def canonical(st: State, actions: list[str]) -> list[str]:
-    """The legal actions with card play reduced to each seat's next card in dealt order."""
-    seat = st.current_player()
-    if seat is None:
-        return actions
-    ids = st.game.cards.ids
-    left = [c for c in st.dealt[seat] if c in st.hands[seat]]
-    first = ids[left[0]] if left else None
-    position = f"@{st.dealt[seat].index(left[0]) + 1}" if left else None
-    out = []
-    for a in actions:
-        verb, _, arg = a.partition(" ")
-        if verb in ("play", "cover") and arg not in (first, position):
-            continue
-        out.append(a)
-    return out
 
 
 def playout(game: Game, deal: Deal) -> tuple[Any, ...]:
@@ -555,16 +476,6 @@ def sample_deals(game: Game) -> list[Sample]:
 # -- the exhaustive pass ------------------------------------------------------------------
 
 
-def repeats_past(calls: Mapping[str, Any], chain: Sequence[str], action: str) -> bool:
-    """Whether calling `action` (a call without a cap) again would go past what is explored:
-    up to REPEATS times, and only one such call repeated in a chain."""
-    made = list(chain)
-    if made.count(action) >= REPEATS:
-        return True
-    repeated = {c for c in made if made.count(c) > 1 and calls[c].max is None}
-    return action in made and bool(repeated - {action})
-
-
 class _Walk:
     """One game's graph: states by key, how each was first reached, and their successors."""
 
@@ -580,7 +491,7 @@ class _Walk:
         if self.abstract:
             self.root.facts = AbstractDeal(game)
         self.keys = keys = Keys(self.root, game.spec, by_payoff=True)
-        self.graph = walkcore.Graph(keys(self.root), limit, out, keys.core, keys.part)
+        self.graph = walkcore.Graph(keys(self.root), limit, out, keys.core)
         self.resolved: dict[tuple[Any, ...], bool] = {}
 
     @property
@@ -621,31 +532,13 @@ class _Walk:
     def run(self) -> None:
         """Walk the graph (`walkcore.run`), within the limits of its kind."""
         visits = self.out.states + (ABSTRACT_VISITS if self.abstract else MAX_VISITS)
-        if walkcore.run(self, self.root, visits, self.scope == "first trick"):
+        if walkcore.run(self, self.root, visits, self.scope == "first trick", self.scope == "tricks"):
             self.graph.cut = True
 
     def link(self, i: int, child: State, step: Step, stack: list[tuple[int, State]],
              more: Sequence[Step] = (), forget: bool = True) -> None:
         """An edge from node `i` (`walkcore.Graph.link`): to an end, a known state or a new one."""
         self.graph.link(i, child, step, stack, more, forget)
-
-    def choices(self, st: State, legal: list[str]) -> list[str]:
-        """Canonical card play, and uncapped calls at most REPEATS times per chain."""
-        out = []
-        for action in canonical(st, legal):
-            if self.scope == "tricks" and not action.startswith(("play ", "cover ")):
-                continue
-            cont = self.game.contest_of_call.get(action)
-            if cont is not None:
-                self.out.legal_calls.add(action)
-                made = [c for c, _ in st.contests[cont.index].chain]
-                if cont.calls[action].max is None and repeats_past(cont.calls, made, action):
-                    self.out.uncapped.add(action)
-                    continue
-            elif action in self.game.stake_names:
-                self.out.legal_calls.add(action)
-            out.append(action)
-        return out
 
     def refused(self, i: int, st: State, steps: list[Step], err: IllegalAction) -> None:
         """`walkcore.step`'s action, legal in `st`, refused."""
@@ -732,28 +625,10 @@ class _Walk:
 
     def measure(self) -> None:
         """The longest hand, and whether a position can come back (an endless hand)."""
-        children, ends = self.graph.children, self.graph.ends
-        depth = [0] * len(children)
-        state = [0] * len(children)               # 0 new, 1 on the path, 2 done
-        stack: list[tuple[int, int]] = [(0, 0)]
-        state[0] = 1
-        while stack:
-            node, k = stack[-1]
-            kids = children[node]
-            if k < len(kids):
-                stack[-1] = (node, k + 1)
-                kid = kids[k]
-                if state[kid] == 1:
-                    self.found("endless", "the hand can go on forever: a position comes back",
-                               self.game.spec.tricks.span, lambda kid=kid: self.path(kid))  # type: ignore[misc]
-                elif state[kid] == 0:
-                    state[kid] = 1
-                    stack.append((kid, 0))
-                continue
-            stack.pop()
-            state[node] = 2
-            depth[node] = max((depth[c] + 1 for c in kids if state[c] == 2), default=int(ends[node]))
-        longest = depth[0]
+        longest, back = self.graph.measure()
+        if back >= 0:
+            self.found("endless", "the hand can go on forever: a position comes back", self.game.spec.tricks.span,
+                       lambda: self.path(back))
         self.out.longest = max(self.out.longest, longest)
         if longest > MAX_ACTIONS:
             self.out.add(Violation("long", f"a hand can last more than {MAX_ACTIONS} actions",

@@ -22,9 +22,9 @@ from interpreter.designer.explore import (
     Witness,
     canonical,
     fork,
-    repeats_past,
     sample_deals,
 )
+from interpreter.designer.walkcore import repeats_past
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.records import ACTIVE, CLOSED
 from interpreter.engine.state import State

@@ -464,7 +464,7 @@ def test_a_window_that_may_open_later_keeps_what_its_contest_reads() -> None:
         keys = walk.Keys(st, game.spec)
         assert not keys.over(st, envido)
         st.trick_no = 2
-        keys.shut_of = None
+        keys.parts.shut_of = None
         assert keys.over(st, envido)
     finally:
         envido.ir = written                     # the game is shared: load_game keeps it for others
