@@ -9,9 +9,12 @@ action legal again, every announced value, declaration, refusal and score the sa
 engine's own rules decide consistency, so no variant's constraint is written here.
 
 Search is single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): one tree over the
-actions taken from the seat's information set, a fresh determinization per playout, UCB with
-availability counts, and a rollout to the end of the hand whose reward is the team's chance of
-winning the match from the score it leaves (a won or lost match counts in full).
+actions taken from the seat's information set, UCB with availability counts below the root, and
+a rollout to the end of the hand whose reward is the team's chance of winning the match from the
+score it leaves (a won or lost match counts in full). At the root every legal action is played
+on each sampled world in turn, so that the actions are compared on the same deals: at a table
+of 4 or 6 the luck of the deal is most of a playout's reward, and compared on different deals
+the actions' values differ by less than that noise.
 """
 from __future__ import annotations
 
@@ -179,7 +182,8 @@ Model = Callable[[State, int], str]
 
 
 def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random,
-            model: Model | None = None, surprises: list[int] | None = None) -> State | None:
+            model: Model | None = None, surprises: list[int] | None = None,
+            readable: Sequence[int] | None = None) -> State | None:
     """The hand dealt again as `deal` on a copy of the match, its public actions replayed; None
     when the replay shows the seat anything other than what it saw or sees now.
 
@@ -207,7 +211,8 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
             if e["type"] != "action" or _is_signal(g, e):
                 continue
             s, action = e["seat"], str(e["action"])
-            if model is not None and s != k.seat and action.split()[0] not in ("play", "cover") \
+            if model is not None and s != k.seat and (readable is None or s in readable) \
+                    and action.split()[0] not in ("play", "cover") \
                     and len(world.legal_actions(s)) > 1 and model(world, s) != action:
                 missed += 1                 # a call, answer or fold the model would not have made here
             if action == "cover":               # a face down card: the seat's own, or one it did not see
@@ -252,7 +257,7 @@ def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[st
 
 
 def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, model: Model | None = None,
-                belief: float = 0.25) -> tuple[State, bool]:
+                belief: float = 0.25, readable: Sequence[int] | None = None) -> tuple[State, bool]:
     """A world the seat cannot tell from the real one, and whether it was rebuilt consistently
     (False: the fallback `overwrite`, after `tries` rejected deals).
 
@@ -266,7 +271,7 @@ def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, mo
     for _ in range(tries):
         deal, covered = sample_deal(state.game, k, rng)
         surprises: list[int] = []
-        world = rebuild(state, k, deal, covered, rng, model, surprises)
+        world = rebuild(state, k, deal, covered, rng, model, surprises, readable)
         if world is None:
             continue
         missed = surprises[0] if surprises else 0
@@ -314,12 +319,16 @@ class Node:
 
 class IsmctsBot:
     """Information-set MCTS with determinization; a budget of playouts (or milliseconds) a
-    decision, the playouts left unspent once no number of them could change the choice.
-    Deterministic for a seed with a playout budget."""
+    decision. With a playout budget and `root="paired"` (the default), the budget is spent in
+    rounds, each playing every legal action once on one sampled world, and the action with the
+    best total is chosen; with `root="ucb"` (and with a time budget) the root is searched by UCB
+    like the rest of the tree, the playouts left unspent once no number of them could change the
+    choice. Deterministic for a seed with a playout budget."""
 
     def __init__(self, seed: int | None = None, playouts: int = 150, milliseconds: int | None = None,
                  exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
-                 spread: float = 1.2, opponents: str = "policy", belief: float | None = 0.25) -> None:
+                 spread: float = 1.2, opponents: str = "policy", belief: float | None = 0.25,
+                 read_partners: bool = False, expand: str = "policy", root: str = "paired") -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.milliseconds = milliseconds
@@ -333,10 +342,14 @@ class IsmctsBot:
         self.fallback_policy = RandomBot(self.rng.getrandbits(32))
         self.belief = belief              # None: the other seats' calls say nothing of their cards
         self.model = RolloutPolicy(self.rng.getrandbits(32))
+        self.expand = expand
+        self.root = root                  # "paired": every root action on the same worlds; "ucb"
+        self.read_partners = read_partners   # whether the partners' calls are read by the model too
         self.fallbacks = 0                # decisions whose worlds could not all be rebuilt
         self.decisions = 0                # decisions searched (a single legal action is not)
         self.sampled = 0                  # worlds sampled, and of those, the fallbacks
         self.unreplayed = 0
+        self.last_root: Node | None = None   # the last search's tree
 
     def choose(self, state: State, seat: int) -> str:
         legal = state.legal_actions(seat)
@@ -344,12 +357,19 @@ class IsmctsBot:
             return legal[0]
         self.decisions += 1
         rng = self.rng
-        count = self.worlds if self.milliseconds is None else self.worlds
+        paired = self.root == "paired" and self.milliseconds is None
+        rounds = -(-self.playouts // len(legal))
+        count = min(self.worlds, rounds) if paired else min(self.worlds, self.playouts)
         worlds: list[State] = []
         consistent = True
-        for _ in range(max(1, min(count, self.playouts))):
+        team_of = state.game.team_of
+        # the model reads the opponents' calls only: a partner may search too, and a partner
+        # that is not the model makes calls the model would not, which it would misread
+        readable = None if self.read_partners else \
+            [s for s in range(state.game.num_players) if team_of[s] != team_of[seat]]
+        for _ in range(max(1, count)):
             world, ok = determinize(state, seat, rng, model=None if self.belief is None else self.model.choose,
-                                    belief=1.0 if self.belief is None else self.belief)
+                                    belief=1.0 if self.belief is None else self.belief, readable=readable)
             worlds.append(world)
             consistent = consistent and ok
             self.sampled += 1
@@ -357,8 +377,15 @@ class IsmctsBot:
         if not consistent:
             self.fallbacks += 1
         root = Node()
-        team_of = state.game.team_of
         start_score = list(worlds[0].score)
+        if paired:
+            # each round plays every legal action once on the same world: the actions are
+            # compared on the same deals, so the luck of the deal cancels out of the choice
+            for i in range(rounds):
+                for a in legal:
+                    self._playout(root, worlds[i % len(worlds)].clone(), team_of, start_score, seat, first=a)
+            self.last_root = root
+            return max(legal, key=lambda a: root.children[a].total)
         deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
         n = 0
         while True:
@@ -370,6 +397,7 @@ class IsmctsBot:
             world = worlds[n % len(worlds)].clone()
             self._playout(root, world, team_of, start_score, seat)
             n += 1
+        self.last_root = root
         best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1,
                                          root.children[a].total if a in root.children else 0.0))
         return best
@@ -381,11 +409,11 @@ class IsmctsBot:
         visits = sorted((c.visits for c in root.children.values()), reverse=True)
         return len(visits) > 1 and visits[0] > visits[1] + left
 
-    def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int], seat: int) -> None:
+    def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int], seat: int,
+                 first: str | None = None) -> None:
         path: list[tuple[Node, int]] = []          # node entered, team that chose the action into it
         node = root
         c = self.exploration
-        rng = self.rng
         modelled = self.opponents == "policy"
         # selection and expansion
         while not world.hand_over:
@@ -399,6 +427,16 @@ class IsmctsBot:
                 key = "cover" if action.startswith("cover ") else action
                 node = node.children.setdefault(f"{actor}:{key}", Node())
                 continue
+            if first is not None and node is root:
+                # the root's action is given: every action is tried on the same worlds
+                given = node.children.setdefault(first, Node())
+                given.avail += 1
+                world.apply(first, seat=actor)
+                path.append((given, team_of[actor]))
+                node = given
+                if given.visits == 0:
+                    break
+                continue
             legal = world.legal_actions(actor)
             for a in legal:
                 child = node.children.get(a)
@@ -406,7 +444,7 @@ class IsmctsBot:
                     child.avail += 1
             unseen = [a for a in legal if a not in node.children]
             if unseen:
-                action = rng.choice(unseen)
+                action = self._expansion(world, actor, unseen, node is root)
                 child = node.children[action] = Node()
                 child.avail = 1
                 world.apply(action, seat=actor)
@@ -432,6 +470,19 @@ class IsmctsBot:
         for child, team in path:
             child.visits += 1
             child.total += rewards[team]
+
+    def _expansion(self, world: State, actor: int, unseen: list[str], at_root: bool) -> str:
+        """The action a node tries next. Below the root, the rollout policy's own choice goes
+        first (`expand="policy"`; `"random"`: any untried action). The other seats' actions
+        split the tree by world, so a node below the root is reached by few playouts and its
+        first visits weigh in the value of the action above it; tried in a random order, they
+        would play the seat's later turns at random (a fold, a call with nothing)."""
+        action = self.rng.choice(unseen)
+        if self.expand == "policy" and not at_root:
+            hint = self.policy.choose(world, actor)
+            if hint in unseen:
+                return hint
+        return action
 
     def _rewards(self, world: State, start: list[int]) -> list[float]:
         """Each team's reward in [-1, 1]: a won or lost match in full, otherwise the match as the

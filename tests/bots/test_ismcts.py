@@ -174,3 +174,96 @@ def test_it_beats_the_heuristic() -> None:
 
 MATCHES = 20
 WINS = 13
+
+
+def test_partners_calls_are_not_read_as_evidence() -> None:
+    """The model of the other seats weighs only the opponents' calls when `readable` names
+    them: a partner may search too, so its calls are not the model's and say nothing to it.
+    Without `readable`, the partners' calls are read as well."""
+    game = load_game("reglamento", players=4)
+    checked = read = 0
+    for seed in range(40):
+        state = walk(game, seed, random.Random(seed).randrange(2, 14))
+        if state.hand_over or state.match_over:
+            continue
+        seat = state.current_player()
+        assert seat is not None
+        partners = [s for s in range(game.num_players) if s != seat and game.team_of[s] == game.team_of[seat]]
+        called = {e["seat"] for e in knowledge(state, seat).hand
+                  if e["type"] == "action" and str(e["action"]).split()[0] not in ("play", "cover")}
+        if not called & set(partners):
+            continue
+        opponents = [s for s in range(game.num_players) if game.team_of[s] != game.team_of[seat]]
+        for readable in (opponents, None):
+            asked: list[int] = []
+            model = HeuristicBot(seed)
+
+            def spy(world: State, s: int, asked: list[int] = asked, model: HeuristicBot = model) -> str:
+                asked.append(s)
+                return model.choose(world, s)
+
+            determinize(state, seat, random.Random(seed), model=spy, readable=readable)
+            if readable is not None:
+                assert not any(s in partners for s in asked), (seed, asked)
+            else:
+                read += any(s in partners for s in asked)
+        checked += 1
+    assert checked >= 5 and read >= 3, (checked, read)
+
+
+def test_every_root_action_is_tried_on_the_same_worlds() -> None:
+    """With `root="paired"` each round plays every legal action once, on clones of one sampled
+    world: the actions are compared on the same deals. Each root action is visited once a
+    round, and the choice is the action with the best total."""
+    game = load_game("board", players=6)
+    checked = 0
+    for seed in range(6):
+        state = walk(game, seed, random.Random(seed).randrange(0, 6))
+        if state.hand_over or state.match_over:
+            continue
+        seat = state.current_player()
+        assert seat is not None
+        legal = state.legal_actions(seat)
+        if len(legal) < 2:
+            continue
+        bot = IsmctsBot(seed=seed, playouts=24, worlds=4)
+        calls: list[tuple[str | None, Any]] = []
+        search = bot._playout
+
+        def spy(root: Any, world: State, *args: Any, first: str | None = None,
+                calls: list[tuple[str | None, Any]] = calls, search: Any = search) -> None:
+            calls.append((first, (tuple(world.dealt), tuple(tuple(h) for h in world.hands))))
+            search(root, world, *args, first=first)
+
+        bot._playout = spy  # type: ignore[method-assign]
+        choice = bot.choose(state, seat)
+        rounds = -(-24 // len(legal))
+        assert len(calls) == rounds * len(legal)
+        for i in range(rounds):
+            block = calls[i * len(legal):(i + 1) * len(legal)]
+            assert [a for a, _ in block] == legal
+            assert len({cards for _, cards in block}) == 1
+        root = bot.last_root
+        assert root is not None and {a: c.visits for a, c in root.children.items()} == {a: rounds for a in legal}
+        assert choice == max(legal, key=lambda a: root.children[a].total)
+        checked += 1
+    assert checked >= 3
+
+
+def test_below_the_root_the_policy_choice_is_tried_first() -> None:
+    """A node below the root first tries the action the rollout policy would take (a later
+    turn of the seat is not played at random on its first visit); the root tries its actions
+    in the generator's order."""
+    game = load_game("reglamento", players=4)
+    state = walk(game, 3, 0)
+    seat = state.current_player()
+    assert seat is not None
+    legal = state.legal_actions(seat)
+    bot = IsmctsBot(seed=1)
+    hint = bot.policy.choose(state, seat)
+    for _ in range(5):
+        assert bot._expansion(state, seat, list(legal), at_root=False) == hint
+    others = [a for a in legal if a != hint]
+    assert bot._expansion(state, seat, others, at_root=False) in others
+    picks = {bot._expansion(state, seat, list(legal), at_root=True) for _ in range(40)}
+    assert len(picks) > 1
