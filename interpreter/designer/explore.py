@@ -32,7 +32,6 @@ from interpreter.designer.walkcore import canonical
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import names
 from interpreter.engine.records import CLOSED, ContestState
-from interpreter.engine.rules import CompiledContest
 from interpreter.engine.state import State
 
 MAX_STATES = 200_000
@@ -303,18 +302,6 @@ class Keys:
         count's points end the match, `True`, beside the points themselves, `1`), the key
         keeps them apart with a tag."""
         return self.core(st, forget)
-
-    def chain(self, st: State, index: int) -> Any:
-        """A contest's chain as the key holds it (`walkcore.KeyPart.chain`)."""
-        return self.parts.chain(st, index)
-
-    def score_matters(self, st: State) -> bool:
-        """Whether the score may still change what happens this hand (`walkcore.KeyPart.score_matters`)."""
-        return self.parts.score_matters(st)
-
-    def over(self, st: State, cont: CompiledContest) -> bool:
-        """Whether `cont` can neither score nor read anything more this hand (`walkcore.KeyPart.over`)."""
-        return self.parts.over(st, cont)
 
     def repr_key(self, st: State, forget: bool = True) -> str:
         """The key as it was first written, the `repr` of the fields: what `__call__` must

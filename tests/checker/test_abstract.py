@@ -298,7 +298,7 @@ def test_a_counted_chain_is_keyed_by_what_it_pays(flor: bool) -> None:
     raised, falta, envido = (_counting(game, c) for c in (["real_envido", "falta_envido"], ["falta_envido"],
                                                            ["envido"]))
     assert keys(raised) == keys(falta) != keys(envido)
-    pays, _ = keys.chain(envido, 0)
+    pays, _ = keys.parts.chain(envido, 0)
     assert pays == ((2,) * 6 if flor else (False,) * 6)
     plain = walk.Keys(game.new_match(seed=0), game.spec)
     assert plain(raised) != plain(falta), "the payoff table's walk keeps the chains apart"
@@ -326,14 +326,14 @@ def test_points_past_the_target_key_alike_when_the_match_ends_at_once(flor: bool
     raised, falta, envido = (_counting(game, c) for c in (["real_envido", "falta_envido"], ["falta_envido"],
                                                            ["envido"]))
     assert keys(raised) == keys(falta) != keys(envido)
-    assert keys.chain(raised, 0)[0] == ((30,) * 6 if flor else (True,) * 6)
+    assert keys.parts.chain(raised, 0)[0] == ((30,) * 6 if flor else (True,) * 6)
     spec = tmp_path / "at_hand_end.yaml"
     spec.write_text(AT_HAND_END)
     later = load_game(str(spec), flor=True, **ADDS)
     keys = walk.Keys(later.new_match(seed=0), later.spec, by_payoff=True)
     raised, falta = (_counting(later, c) for c in (["real_envido", "falta_envido"], ["falta_envido"]))
     assert keys(raised) != keys(falta)
-    assert (keys.chain(raised, 0)[0], keys.chain(falta, 0)[0]) == ((33,) * 6, (30,) * 6)
+    assert (keys.parts.chain(raised, 0)[0], keys.parts.chain(falta, 0)[0]) == ((33,) * 6, (30,) * 6)
 
 
 SCORE_IN_COUNT = """\
@@ -424,7 +424,7 @@ def test_the_score_is_kept_while_a_live_contest_may_pay_and_end_the_match() -> N
         while st.count is not None:
             st.apply(st.legal_actions()[0])
         assert st.score != [0, 0] and st.contests[0].status == walk.CLOSED
-        assert walk.Keys(st, game.spec).score_matters(st) is kept
+        assert walk.Keys(st, game.spec).parts.score_matters(st) is kept
 
 
 TRUCO_READS_THE_LEAD = """\
@@ -446,7 +446,7 @@ def test_the_score_is_kept_for_a_stake_rule_that_reads_a_name_a_payoff_reads_too
         st = game.new_match(seed=0)
         for contest in st.contests:
             contest.status = walk.CLOSED
-        assert walk.Keys(st, game.spec).score_matters(st) is kept
+        assert walk.Keys(st, game.spec).parts.score_matters(st) is kept
     assert walk._score_reads(load_game("uruguayo", players=6, pico_a_pico="until_five").spec.schedule)
 
 
@@ -462,10 +462,10 @@ def test_a_window_that_may_open_later_keeps_what_its_contest_reads() -> None:
     try:
         st = game.new_match(seed=0)
         keys = walk.Keys(st, game.spec)
-        assert not keys.over(st, envido)
+        assert not keys.parts.over(st, envido)
         st.trick_no = 2
         keys.parts.shut_of = None
-        assert keys.over(st, envido)
+        assert keys.parts.over(st, envido)
     finally:
         envido.ir = written                     # the game is shared: load_game keeps it for others
 
