@@ -174,7 +174,7 @@ class Graph:
 def decided(st: State, q: Undecided, answer: object) -> State:
     """A copy of `st` whose abstract deal answers `q` with `answer`."""
     child = st.fork()
-    cast(AbstractDeal, child.facts).decide(q.fact, answer)
+    child.facts = cast(AbstractDeal, st.facts).answered(q.fact, answer)
     child._legal = None
     return child
 
@@ -301,9 +301,10 @@ def step(walk: Walker, i: int, st: State, seat: int, action: str) -> list[tuple[
         decisions, chosen = todo.pop()
         child = st.fork()
         if decisions:                   # answers only added: the legal actions stay as listed
-            facts = cast(AbstractDeal, child.facts)
+            facts = cast(AbstractDeal, child.facts).copy()      # the fork shares `st`'s deal
             for fact, answer in decisions:
                 facts.decide(fact, answer)
+            child.facts = facts
         try:
             child.apply(action)
         except Undecided as q:
