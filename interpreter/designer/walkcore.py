@@ -197,9 +197,9 @@ def run(walk: Walker, root: State, visits: int, first_trick: bool, tricks_only: 
         if first_trick and st.trick_no > 0 and st.pending is None and st.count is None \
                 and all(c.status != ACTIVE for c in st.contests):
             continue
-        seat = st.current_player()
+        seat: int | None = st.current_player()
         if seat is None:
-            walk.dead_end(i, st, seat)
+            walk.dead_end(i, st, None)
             continue
         try:
             legal = texts(st, st.game, seat)    # the state's memo, read and never changed here
