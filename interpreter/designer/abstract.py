@@ -67,6 +67,13 @@ class AbstractDeal:
     def copy(self) -> AbstractDeal:
         return AbstractDeal(self.game, self.chosen.copy(), self.known)
 
+    def answered(self, fact: Fact, answer: Any) -> AbstractDeal:
+        """A copy that answers `fact` with `answer`: a fork shares its state's deal
+        (`serial.copy_into`), so an answer is decided on a copy, never on the shared one."""
+        new = AbstractDeal(self.game, self.chosen.copy())
+        new.decide(fact, answer)
+        return new
+
     def decide(self, fact: Fact, answer: Any) -> None:
         """Choose `answer`; the seats a comparison puts on top get one value, above all."""
         self.known = None
@@ -167,20 +174,28 @@ class AbstractDeal:
         was announced); whether a seat holds a value, once it has played without
         declaring it (it may then neither declare nor be compared); whether a hand may annul
         the deal, once the annulment's `when` can no longer hold for it this hand. Asked again
-        all the same, a question is answered afresh, every way: more deals, never fewer."""
+        all the same, a question is answered afresh, every way: more deals, never fewer.
+
+        `m`'s deal is replaced by one without them, this one left as it is: the forks of a state
+        share its deal (`serial.copy_into`)."""
         chosen = self.chosen
         if not chosen:
             return                                        # nothing to drop: most states before a question
-        gone: list[Fact] = []
-        for fact in chosen:
+        kept: dict[Fact, Any] | None = None
+        for fact, answer in chosen.items():
             kind, name, seat = fact
             if kind == "trick" or kind == "annul" and self._closed(m, name, seat) or (
                     kind != "annul" and not self._asked(m, kind, name, seat)):
-                gone.append(fact)
-        if gone:
-            for fact in gone:
-                del chosen[fact]
-            self.known = None
+                if kept is None:                          # the answers before the first dropped
+                    kept = {}
+                    for earlier, theirs in chosen.items():
+                        if earlier == fact:
+                            break
+                        kept[earlier] = theirs
+            elif kept is not None:
+                kept[fact] = answer
+        if kept is not None:
+            m.facts = AbstractDeal(self.game, kept)
 
     def _asked(self, m: Match, kind: str, value: str, seat: int) -> bool:
         """Whether a value's answer (`kind` "holds", "value" or "top", `seat` a seat mask for

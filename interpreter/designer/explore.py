@@ -629,7 +629,7 @@ def _settled(st: State, ask: Callable[[], list[str]]) -> list[str]:
             return ask()
         except Undecided as q:
             assert isinstance(st.facts, AbstractDeal)
-            st.facts.decide(q.fact, q.choices[0])
+            st.facts = st.facts.answered(q.fact, q.choices[0])     # a fork shares the deal it was forked with
             st._legal = None
 
 
@@ -642,7 +642,7 @@ def _applied(st: State, action: str) -> State:
             return nxt
         except Undecided as q:
             assert isinstance(st.facts, AbstractDeal)
-            st.facts.decide(q.fact, q.choices[0])
+            st.facts = st.facts.answered(q.fact, q.choices[0])     # a fork shares the deal it was forked with
             st._legal = None
 
 

@@ -20,7 +20,8 @@ from rulespec.ir import ContestCall
 
 from interpreter.designer.abstract import AbstractDeal, Fact, Undecided, never_again
 from interpreter.engine.contests import accepted_pays
-from interpreter.engine.records import ACTIVE, CLOSED, IDLE, Pending
+from interpreter.engine.legal import texts
+from interpreter.engine.records import ACTIVE, CLOSED, IDLE
 from interpreter.engine.rules import CompiledContest
 from interpreter.engine.state import State
 
@@ -38,7 +39,7 @@ reads them)."""
 ATOMS = ("base_worth", "blind", "dealer", "forbid", "hand_format", "hand_over", "leader", "mano", "match_over",
          "redeal_same", "stake_calls", "stake_level", "stake_owner", "trick_no", "turn", "winner", "worth")
 """The fields of a match (match.py) every key keeps that hold a number, a flag, a text or None:
-they enter a key as they are, read by `_atoms`. Named here rather than read from the
+they enter a key as they are, read one by one by `StateKey.rest`. Named here rather than read from the
 declarations, whose types a compiled engine gives as classes; a field the key keeps that is
 named neither here nor in `NAMED` or `CALLS` is frozen whole (`explore._frozen`)."""
 
@@ -173,7 +174,7 @@ class Graph:
 def decided(st: State, q: Undecided, answer: object) -> State:
     """A copy of `st` whose abstract deal answers `q` with `answer`."""
     child = st.fork()
-    cast(AbstractDeal, child.facts).decide(q.fact, answer)
+    child.facts = cast(AbstractDeal, st.facts).answered(q.fact, answer)
     child._legal = None
     return child
 
@@ -196,23 +197,29 @@ def run(walk: Walker, root: State, visits: int, first_trick: bool, tricks_only: 
         if first_trick and st.trick_no > 0 and st.pending is None and st.count is None \
                 and all(c.status != ACTIVE for c in st.contests):
             continue
-        seat = st.current_player()
+        seat: int | None = st.current_player()
+        if seat is None:
+            walk.dead_end(i, st, None)
+            continue
         try:
-            legal = st.legal_actions()
+            legal = texts(st, st.game, seat)    # the state's memo, read and never changed here
         except Undecided as q:                  # the cards decide what this seat may do
             out.choices += 1
             for answer in q.choices:
                 child = decided(st, q, answer)
                 walk.link(i, child, ("fact", (q.fact, answer)), stack, (), False)
             continue
-        if seat is None or not legal:
+        if not legal:
             walk.dead_end(i, st, seat)
             continue
         if st.pending is not None:              # what `check_answers` checks is an answer
             walk.check_answers(i, st, legal)
         for action in choices(st, seat, legal, tricks_only, legal_calls, uncapped):
             for child, steps in step(walk, i, st, seat, action):
-                walk.link(i, child, steps[0], stack, steps[1:])
+                if len(steps) == 1:
+                    walk.link(i, child, steps[0], stack)
+                else:
+                    walk.link(i, child, steps[0], stack, steps[1:])
     return False
 
 
@@ -282,7 +289,11 @@ def repeats_past(calls: Mapping[str, ContestCall], chain: Sequence[str], action:
 def step(walk: Walker, i: int, st: State, seat: int, action: str) -> list[tuple[State, list[Step]]]:
     """The states `action` leads from node `i`'s state `st` to, one for each answer to the
     questions it asks of the cards, with the choices that lead there and the action last."""
-    last = f"{seat} {action}"
+    last: Step = ("act", f"{seat} {action}")
+    counts = walk.out
+    score = st.score
+    pending = st.pending
+    answers = (action == "accept" or action == "decline") and pending is not None and pending.contest is not None
     out: list[tuple[State, list[Step]]] = []
     # each try is one copy of `st`, with the answers chosen so far decided on it
     todo: list[tuple[list[tuple[Fact, object]], list[Step]]] = [([], [])]
@@ -290,28 +301,28 @@ def step(walk: Walker, i: int, st: State, seat: int, action: str) -> list[tuple[
         decisions, chosen = todo.pop()
         child = st.fork()
         if decisions:                   # answers only added: the legal actions stay as listed
-            facts = cast(AbstractDeal, child.facts)
+            facts = cast(AbstractDeal, child.facts).copy()      # the fork shares `st`'s deal
             for fact, answer in decisions:
                 facts.decide(fact, answer)
+            child.facts = facts
         try:
             child.apply(action)
         except Undecided as q:
-            walk.out.choices += 1
+            counts.choices += 1
             for answer in q.choices:
                 todo.append(([*decisions, (q.fact, answer)], [*chosen, ("fact", (q.fact, answer))]))
             continue
         except IllegalAction as err:
-            walk.refused(i, st, [*chosen, ("act", last)], err)
+            walk.refused(i, st, [*chosen, last], err)
             continue
         except (TrucoError, ArithmeticError, LookupError, TypeError, ValueError) as err:   # explore.FORMULA_FAILURES
-            walk.crashed(i, st, [*chosen, ("act", last)], err)
+            walk.crashed(i, st, [*chosen, last], err)
             continue
-        steps: list[Step] = [*chosen, ("act", last)]
-        walk.out.transitions += 1
-        if child.score != st.score and _lowered(child.score, st.score):
+        steps: list[Step] = [*chosen, last] if chosen else [last]
+        counts.transitions += 1
+        if child.score != score and _lowered(child.score, score):
             walk.lowered(i, st, child, steps)
-        pending = st.pending
-        if (action == "accept" or action == "decline") and pending is not None and pending.contest is not None:
+        if answers:
             walk.resolves(i, st, child, action, steps)
         out.append((child, steps))
     return out
@@ -323,18 +334,6 @@ def _lowered(after: list[int], before: list[int]) -> bool:
         if a < b:
             return True
     return False
-
-
-def _atoms(st: State) -> object:
-    """The fields named in `ATOMS`, in its order: read one by one, which in a compiled build is
-    a read of each field where `operator.attrgetter` looked each name up."""
-    return (st.base_worth, st.blind, st.dealer, st.forbid, st.hand_format, st.hand_over, st.leader, st.mano,
-            st.match_over, st.redeal_same, st.stake_calls, st.stake_level, st.stake_owner, st.trick_no, st.turn,
-            st.winner, st.worth)
-
-
-def _pending(p: Pending | None) -> object:
-    return None if p is None else (p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step)
 
 
 def _count(st: State) -> object:
@@ -549,11 +548,16 @@ class StateKey:
         None as they are, lists as tuples, sets sorted, an abstract deal by its key, the rest
         frozen; a field the key leaves out is None."""
         facts = st.facts
-        return (_atoms(st),
+        p, q = st.pending, st.suspended
+        # the fields named in `ATOMS`, in its order, and the waiting calls, read one by one in
+        # this one call: in a compiled build, a read of each field
+        return ((st.base_worth, st.blind, st.dealer, st.forbid, st.hand_format, st.hand_over, st.leader, st.mano,
+                 st.match_over, st.redeal_same, st.stake_calls, st.stake_level, st.stake_owner, st.trick_no,
+                 st.turn, st.winner, st.worth),
                 None if facts is None else cast(AbstractDeal, facts).key(),
                 tuple([tuple(h) for h in st.hands]),
-                _pending(st.pending),
-                _pending(st.suspended),
+                None if p is None else (p.call, p.caller, p.answerer, p.answer_team, p.contest, p.step),
+                None if q is None else (q.call, q.caller, q.answerer, q.answer_team, q.contest, q.step),
                 tuple([(f, tuple(seats)) for f, seats in st.plan]),
                 tuple(st.played),
                 tuple(st.results),

@@ -49,12 +49,14 @@ def _meta(hand: bool, plain: bool) -> dict[str, Any]:
     return {"hand": hand, "plain": plain}
 
 
-@dataclass(eq=False, repr=False, init=False)
+@dataclass(eq=False, repr=False, init=False, slots=True)
 class Match:
     """A match in progress, as data. Match fields first, then the fields of the current hand.
 
     The declarations give each field's default, which `__init__` and `reset_hand` write out (a
-    dataclass's generated __init__ would run interpreted in a compiled engine, at every copy)."""
+    dataclass's generated __init__ would run interpreted in a compiled engine, at every copy).
+    The fields are slots: Python keeps at most thirty attributes of an instance in its compact
+    shared form, and a copy of fifty fields otherwise builds a dictionary of its own."""
 
     # -- the match --------------------------------------------------------------------
     rng: random.Random = field(metadata=_meta(False, False))  # shuffles the deals

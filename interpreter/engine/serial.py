@@ -30,7 +30,8 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     step of the checker's walk: the log starts empty, the memo of legal actions is shared, and
     so are the lists only a deal replaces (the seats, the cards dealt, the special hands, the
     script and the plan) and what the engine replaces rather than changes in place: each
-    seat's cards held (`State._play`), the tricks done and the waiting calls."""
+    seat's cards held (`State._play`), the tricks done and the waiting calls; and the checker's
+    abstract deal, which the engine only asks (the checker answers and forgets on a copy)."""
     new.seed = st.seed
     new.rng = st.rng
     new.rng_shared = st.rng_shared = True
@@ -77,7 +78,7 @@ def copy_into(st: Match, new: Match, within_hand: bool = False) -> None:
     new.called = set(st.called)
     new.accepted = set(st.accepted)
     new.strength = st.strength
-    new.facts = None if st.facts is None else st.facts.copy()
+    new.facts = st.facts if within_hand or st.facts is None else st.facts.copy()
 
 
 def _copy_pending(p: Pending | None) -> Pending | None:

@@ -31,6 +31,7 @@ _LOGGED_WITH_MORE: Final = frozenset({"signal", "play_pos", "cover"})
 class State(Match):
     """A match in progress. Mutated only through `apply` and `next_hand`."""
 
+    __slots__ = ("game",)  # a slot, as `Match`'s fields are
     game: Rules     # the compiled rules it is played under (a `game.Game`)
 
     # -- construction -----------------------------------------------------------------

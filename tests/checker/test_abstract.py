@@ -225,13 +225,39 @@ def test_whether_a_hand_may_annul_is_forgotten_once_its_window_closes() -> None:
         deal.decide(("annul", "maldon", seat), False)
         deal.decide(("holds", "flor", seat), False)
     deal.forget(st)
-    assert {("annul", "maldon", 0), ("annul", "maldon", 1)} <= set(deal.chosen)
+    assert {("annul", "maldon", 0), ("annul", "maldon", 1)} <= set(st.facts.chosen)
     first = st.current_player()
     assert first is not None
     st.apply(next(a for a in st.legal_actions() if a.startswith("play ")))
-    deal.forget(st)
-    assert ("annul", "maldon", first) not in deal.chosen
-    assert ("annul", "maldon", 1 - first) in deal.chosen, "the other seat has not played: it still may"
+    st.facts.forget(st)
+    assert ("annul", "maldon", first) not in st.facts.chosen
+    assert ("annul", "maldon", 1 - first) in st.facts.chosen, "the other seat has not played: it still may"
+    assert ("annul", "maldon", first) in deal.chosen, "forgetting replaces the deal, which forks share"
+
+
+@pytest.mark.parametrize("name, options", [("reglamento", {"players": 4, "flor": True, "reales": True}),
+                                           ("uruguayo", {"players": 4})])
+def test_the_forks_of_a_state_share_its_deal_and_answer_on_copies(name: str, options: dict) -> None:
+    """A fork shares its state's abstract deal (`serial.copy_into`); the walk answers and
+    forgets on copies, so every state linked keeps the deal and the answers it had, while its
+    forks are walked and answered every way."""
+    game = load_game(name, options)
+    linked: list[tuple[State, Any, dict]] = []
+    link = walk._Walk.link
+
+    def spy(self: Any, i: int, child: State, *args: Any, **kwargs: Any) -> None:
+        link(self, i, child, *args, **kwargs)
+        if isinstance(child.facts, AbstractDeal):
+            linked.append((child, child.facts, dict(child.facts.chosen)))
+
+    walk._Walk.link = spy  # type: ignore[method-assign]
+    try:
+        walk._Walk(game, walk.Exploration(), None, 3000).run()
+    finally:
+        walk._Walk.link = link  # type: ignore[method-assign]
+    assert sum(1 for _, _, chosen in linked if chosen) > 500
+    for child, deal, chosen in linked:
+        assert child.facts is deal and deal.chosen == chosen
 
 
 def test_a_hand_with_maldon_is_walked_over_every_deal_and_annulled_only_in_its_window() -> None:
