@@ -49,7 +49,7 @@ def _meta(hand: bool, plain: bool) -> dict[str, Any]:
     return {"hand": hand, "plain": plain}
 
 
-@dataclass(eq=False, repr=False, init=False)
+@dataclass(eq=False, repr=False, init=False, slots=True)
 class Match:
     """A match in progress, as data. Match fields first, then the fields of the current hand.
 

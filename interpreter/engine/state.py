@@ -31,6 +31,8 @@ _LOGGED_WITH_MORE: Final = frozenset({"signal", "play_pos", "cover"})
 class State(Match):
     """A match in progress. Mutated only through `apply` and `next_hand`."""
 
+    __slots__ = ("game",)
+
     game: Rules     # the compiled rules it is played under (a `game.Game`)
 
     # -- construction -----------------------------------------------------------------
