@@ -14,37 +14,38 @@ def shuffled(rng: random.Random, n: int) -> list[int]:
     again when the number is out of range. Here most words come in a few calls of
     `getrandbits(32 * count)` instead of one call per draw (the calls were most of a compiled
     deal), `count` being the steps left, which need a word each at least: the generator never
-    runs ahead of `shuffle`'s (a test checks the decks and the generator's state agree). The
-    loop runs over the words' top bytes, and moves on to the next step only when one is in
-    range (a byte below the step's `limit`): a rejected draw costs one comparison. When few
-    steps are left, single draws cost less than another call for words."""
+    runs ahead of `shuffle`'s (a test checks the decks and the generator's state agree). When
+    few steps are left, single draws cost less than another call for words."""
     deck: list[Any] = list(_deck(n))          # moved as they are: no int unboxed and boxed again
     if n > 255:
         return _shuffled_by_draws(rng, deck)
-    steps = _steps(n)
-    s = 0
-    i, shift, limit = steps[0]
-    left = n - 1
-    while left >= _BATCH:
-        for top in rng.getrandbits(32 * left).to_bytes(4 * left, "little")[3::4]:
-            if top < limit:
-                j = top >> shift
-                deck[i], deck[j] = deck[j], deck[i]
-                s += 1
-                i, shift, limit = steps[s]
-        left = n - 1 - s
     bits = rng.getrandbits
-    while i:                                  # the last steps, one draw at a time
-        j = bits(8 - shift)
-        if j <= i:
-            deck[i], deck[j] = deck[j], deck[i]
-            s += 1
-            i, shift, limit = steps[s]
+    words = _words(rng, n - 1)
+    k, end = 3, len(words)          # the top byte of each little-endian word
+    for i, shift in _draws(n):
+        while True:
+            if k < end:
+                j = words[k] >> shift
+                k += 4
+            elif i >= _BATCH:       # the words used up by rejected draws, many steps left
+                words, k = _words(rng, i), 3
+                end = len(words)
+                continue
+            else:
+                j = bits(8 - shift)
+            if j <= i:
+                break
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
 _BATCH: Final = 8
 """Steps left from which one call for their words costs less than a call per draw."""
+
+
+def _words(rng: random.Random, count: int) -> bytes:
+    """The generator's next `count` 32-bit words, in the order it makes them, little-endian."""
+    return rng.getrandbits(32 * count).to_bytes(4 * count, "little")
 
 
 def _shuffled_by_draws(rng: random.Random, deck: list[int]) -> list[int]:
@@ -65,9 +66,7 @@ def _deck(n: int) -> tuple[int, ...]:
 
 
 @functools.cache
-def _steps(n: int) -> tuple[tuple[int, int, int], ...]:
-    """Each step of a shuffle of at most 255 cards: the position it fills, the shift that leaves
-    of a word's top byte as many bits as `getrandbits` draws for it, and the top bytes in range
-    (those below `limit`); then (0, 0, 0), which ends the loop and takes no byte."""
-    return tuple((i, 8 - (i + 1).bit_length(), (i + 1) << (8 - (i + 1).bit_length()))
-                 for i in range(n - 1, 0, -1)) + ((0, 0, 0),)
+def _draws(n: int) -> tuple[tuple[int, int], ...]:
+    """Each step of a shuffle of at most 255 cards: the position it fills, and the shift that
+    leaves of a word's top byte as many bits as `getrandbits` draws for it."""
+    return tuple((i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1))
