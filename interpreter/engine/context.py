@@ -31,7 +31,7 @@ class Asked(Protocol):
     def count_beats(self, m: Match, seat: int, opponents: bool) -> bool: ...
 
 
-@dataclass(init=False)
+@dataclass(init=False, slots=True)
 class Pay:
     """The facts a payoff formula sees about the chain being settled. Its __init__ is written out
     (as records.py says why: a compiled engine makes one at every payoff)."""

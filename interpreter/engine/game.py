@@ -18,6 +18,8 @@ __all__ = ["Deal", "Game", "load_game", "parse_options"]
 class Game(Rules):
     """Compiled tables and closures for one spec + options; `new_match` starts a State."""
 
+    __slots__ = ()
+
     def new_match(self, seed: int | None = None, dealer: int | None = None,
                   deals: Sequence[Deal] | None = None, score: Sequence[int] | None = None) -> State:
         """Start a match: the first hand is dealt at once (scripted deals come first)."""

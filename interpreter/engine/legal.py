@@ -99,7 +99,11 @@ def _turn_acts(m: Match, r: Rules, seat: int) -> list[str]:
             and (r.stake_when is always or r.stake_when(ctx)):
         found.append(r.stake_names[level])
     for cont in r.contests:
-        if m.contests[cont.index].status != CLOSED:
+        status = m.contests[cont.index].status
+        if status == IDLE and cont.open_freely and not cont.declares:
+            if cont.window(ctx):            # `_contest_calls`' answer, without the call
+                found += cont.openers
+        elif status != CLOSED:
             found += _contest_calls(m, r, seat, cont, ctx, None)
     if r.annulments:
         for index, (name, _, when, _) in enumerate(r.annulments):

@@ -42,7 +42,7 @@ class Deal(NamedTuple):
 # __init__ out: a dataclass's generated __init__ runs interpreted even in a compiled engine, and
 # these are made at every call, deal and payoff.
 
-@dataclass(init=False)
+@dataclass(init=False, slots=True)
 class Pending:
     """A call waiting for an answer."""
 
@@ -63,7 +63,7 @@ class Pending:
         self.step = step
 
 
-@dataclass(init=False)
+@dataclass(init=False, slots=True)
 class ContestState:
     status: int
     chain: list[tuple[str, int]]     # (call, seat)
@@ -76,7 +76,7 @@ class ContestState:
         self.declared = [] if declared is None else declared
 
 
-@dataclass(init=False)
+@dataclass(init=False, slots=True)
 class Count:
     """An accepted contest's announcement round, in seat order from the mano."""
 

@@ -85,7 +85,19 @@ class CompiledContest:
 
 
 class Rules:
-    """Compiled tables and closures for one spec + options."""
+    """Compiled tables and closures for one spec + options. Its fields are slots: there are more
+    than a plain instance keeps in its shared-key layout, and play reads them at every step."""
+
+    __slots__ = ("spec", "name", "options", "num_players", "teams", "team_of", "target", "end_at_once", "hand_size",
+                 "cards", "deck_size", "every_seat", "views", "strength", "turns_card", "values", "outcomes",
+                 "trick_count", "after_tie", "partners_tie", "answer_any", "call_names", "env", "cover", "cover_counts",
+                 "stake_names", "stake_base", "base_worth", "stake_worth", "stake_declined", "stake_when", "raise_any",
+                 "seats_after", "from_seat", "first_opponent", "deal_step", "contests", "contest_of_call", "declaring",
+                 "compulsory", "fold_when", "fold_on_turn", "fold_answering", "fold_counting", "fold_pays",
+                 "fold_declines", "fold_concedes", "special", "blind_rules", "annulments", "signals", "schedule_when",
+                 "formats", "schedule_each_hand", "aliases", "verbs", "play_acts", "cover_acts", "position_acts",
+                 "stake_acts", "annul_acts", "actions", "action_index", "action_text", "act_of", "parsed", "play_texts",
+                 "cover_texts", "position_texts")
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
