@@ -289,7 +289,8 @@ def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, mo
 
     With a `model` of the other seats, a consistent world in which the model would have made
     `m` of their calls and answers differently is kept with probability `belief ** m`: the
-    calls made and refused tell of the cards behind them, as far as the model is right. Past
+    calls made and refused tell of the cards behind them, as far as the model is right; `plays`
+    says how much of their card play is read as well (`PLAYS`). Past
     `tries`, the consistent world the model found least surprising is kept."""
     k = knowledge(state, seat)
     deal = None
@@ -355,7 +356,7 @@ class IsmctsBot:
                  exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
                  spread: float = 1.2, opponents: str = "policy", belief: float | None = 0.25,
                  read_partners: bool = False, expand: str = "policy", root: str = "paired",
-                 plays: str = "calls") -> None:
+                 plays: str = "kind") -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.milliseconds = milliseconds
@@ -372,7 +373,9 @@ class IsmctsBot:
         self.expand = expand
         self.root = root                  # "paired": every root action on the same worlds; "ucb"
         self.read_partners = read_partners   # whether the partners' calls are read by the model too
-        self.plays = plays                # how much of the opponents' card play the model reads (`PLAYS`)
+        if plays not in PLAYS:
+            raise ValueError(f"plays must be one of {PLAYS}, not {plays!r}")
+        self.plays = plays                # how much of the opponents' card play the model reads
         self.fallbacks = 0                # decisions whose worlds could not all be rebuilt
         self.decisions = 0                # decisions searched (a single legal action is not)
         self.sampled = 0                  # worlds sampled, and of those, the fallbacks
