@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot, play_out
-from interpreter.bots.ismcts import PLAYS, Event, _agrees, determinize, knowledge
+from interpreter.bots.ismcts import PLAYS, Event, Knowledge, _agrees, determinize, knowledge
 from interpreter.engine.game import Game, load_game
 from interpreter.engine.state import State, turns
 
@@ -236,7 +236,7 @@ def test_card_plays_are_read_only_when_asked() -> None:
             model = HeuristicBot(seed)
 
             def spy(world: State, s: int, asked: list[tuple[int, Event]] = asked,
-                    model: HeuristicBot = model) -> str:
+                    model: HeuristicBot = model, k: Knowledge = k, seat: int = seat) -> str:
                 # the replay has shown the seat a prefix of the hand's events: the next is the action
                 asked.append((s, k.hand[len(world.visible_events(seat)) - len(k.before)]))
                 return model.choose(world, s)
