@@ -177,13 +177,38 @@ def _is_signal(g: Rules, e: Event) -> bool:
     return e["type"] == "action" and g.signals is not None and str(e["action"]).split()[0] == g.signals.verb
 
 
+PLAYS = ("calls", "kind", "cards")
+"""How much of a seat's card play the model reads: nothing ("calls": only its calls, answers
+and folds); that it played a card rather than call ("kind": a hand that passed on a call the
+model makes with strong cards is weaker); or the very card ("cards": the card a seat leads or
+follows with tells of the cards it keeps)."""
+
+
+def _readable_action(action: str, plays: str) -> bool:
+    """Whether the model is asked about `action`. Covered and blind plays are never read: they
+    show no choice of card, and a covered card may be hidden from the seat."""
+    words = action.split()
+    if words[0] == "cover":
+        return False
+    if words[0] == "play":
+        return plays != "calls" and len(words) > 1 and not words[1].startswith("@")
+    return True
+
+
+def _agrees(choice: str, action: str, plays: str) -> bool:
+    """Whether the model's `choice` is the seat's `action`, as far as `plays` reads it."""
+    if plays == "kind" and action.startswith("play "):
+        return choice.split()[0] in ("play", "cover")
+    return choice == action
+
+
 Model = Callable[[State, int], str]
 """What a seat would do in a world, as the searching seat models it (None: no model)."""
 
 
 def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random,
             model: Model | None = None, surprises: list[int] | None = None,
-            readable: Sequence[int] | None = None) -> State | None:
+            readable: Sequence[int] | None = None, plays: str = "calls") -> State | None:
     """The hand dealt again as `deal` on a copy of the match, its public actions replayed; None
     when the replay shows the seat anything other than what it saw or sees now.
 
@@ -212,9 +237,9 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
                 continue
             s, action = e["seat"], str(e["action"])
             if model is not None and s != k.seat and (readable is None or s in readable) \
-                    and action.split()[0] not in ("play", "cover") \
-                    and len(world.legal_actions(s)) > 1 and model(world, s) != action:
-                missed += 1                 # a call, answer or fold the model would not have made here
+                    and _readable_action(action, plays) \
+                    and len(world.legal_actions(s)) > 1 and not _agrees(model(world, s), action, plays):
+                missed += 1                 # an action the model would not have taken here
             if action == "cover":               # a face down card: the seat's own, or one it did not see
                 action = f"cover {queue[s].pop(0) if e.get('hidden') else e['card']}"
             world.apply(action, seat=s)
@@ -257,13 +282,15 @@ def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[st
 
 
 def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, model: Model | None = None,
-                belief: float = 0.25, readable: Sequence[int] | None = None) -> tuple[State, bool]:
+                belief: float = 0.25, readable: Sequence[int] | None = None,
+                plays: str = "calls") -> tuple[State, bool]:
     """A world the seat cannot tell from the real one, and whether it was rebuilt consistently
     (False: the fallback `overwrite`, after `tries` rejected deals).
 
     With a `model` of the other seats, a consistent world in which the model would have made
     `m` of their calls and answers differently is kept with probability `belief ** m`: the
-    calls made and refused tell of the cards behind them, as far as the model is right. Past
+    calls made and refused tell of the cards behind them, as far as the model is right; `plays`
+    says how much of their card play is read as well (`PLAYS`). Past
     `tries`, the consistent world the model found least surprising is kept."""
     k = knowledge(state, seat)
     deal = None
@@ -271,7 +298,7 @@ def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, mo
     for _ in range(tries):
         deal, covered = sample_deal(state.game, k, rng)
         surprises: list[int] = []
-        world = rebuild(state, k, deal, covered, rng, model, surprises, readable)
+        world = rebuild(state, k, deal, covered, rng, model, surprises, readable, plays)
         if world is None:
             continue
         missed = surprises[0] if surprises else 0
@@ -328,7 +355,8 @@ class IsmctsBot:
     def __init__(self, seed: int | None = None, playouts: int = 150, milliseconds: int | None = None,
                  exploration: float = 0.7, worlds: int = 24, rollout: str = "heuristic",
                  spread: float = 1.2, opponents: str = "policy", belief: float | None = 0.25,
-                 read_partners: bool = False, expand: str = "policy", root: str = "paired") -> None:
+                 read_partners: bool = False, expand: str = "policy", root: str = "paired",
+                 plays: str = "kind") -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.milliseconds = milliseconds
@@ -345,6 +373,9 @@ class IsmctsBot:
         self.expand = expand
         self.root = root                  # "paired": every root action on the same worlds; "ucb"
         self.read_partners = read_partners   # whether the partners' calls are read by the model too
+        if plays not in PLAYS:
+            raise ValueError(f"plays must be one of {PLAYS}, not {plays!r}")
+        self.plays = plays                # how much of the opponents' card play the model reads
         self.fallbacks = 0                # decisions whose worlds could not all be rebuilt
         self.decisions = 0                # decisions searched (a single legal action is not)
         self.sampled = 0                  # worlds sampled, and of those, the fallbacks
@@ -369,7 +400,8 @@ class IsmctsBot:
             [s for s in range(state.game.num_players) if team_of[s] != team_of[seat]]
         for _ in range(max(1, count)):
             world, ok = determinize(state, seat, rng, model=None if self.belief is None else self.model.choose,
-                                    belief=1.0 if self.belief is None else self.belief, readable=readable)
+                                    belief=1.0 if self.belief is None else self.belief, readable=readable,
+                                    plays=self.plays)
             worlds.append(world)
             consistent = consistent and ok
             self.sampled += 1
