@@ -163,9 +163,22 @@ def version_line() -> str:
     return f"truco-rules {version}; engine: {engine_build()}; checker's walk: {walk_build()}; {python}"
 
 
+class _Version(argparse.Action):
+    """Prints `version_line()` on one line: argparse's own version action wraps it at the
+    terminal's width, and scripts read the line whole."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(version_line())
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="truco", description="A rules-as-data interpreter for Truco.")
-    ap.add_argument("--version", action="version", version=version_line(),
+    ap.add_argument("--version", action=_Version,
                     help="print the version and which engine runs (compiled with mypyc, or pure Python)")
     sub = ap.add_subparsers(dest="command", required=True)
 

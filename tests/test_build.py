@@ -113,8 +113,10 @@ def test_a_package_guards_its_compiled_modules_as_the_engine_does(tmp_path: Path
 
 
 def test_version_says_which_engine_runs() -> None:
+    """One line whatever the terminal's width, so a script reads it whole."""
     out = subprocess.run([sys.executable, "-m", "interpreter", "--version"], capture_output=True, text=True,
-                         cwd=ROOT, check=True).stdout
+                         cwd=ROOT, check=True, env={**os.environ, "COLUMNS": "40"}).stdout
+    assert out.count("\n") == 1
     assert out.startswith("truco-rules ") and f"engine: {engine.build()}" in out
     assert f"checker's walk: {designer.build()}" in out
 
