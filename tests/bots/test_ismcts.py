@@ -53,6 +53,17 @@ def walk(game: Game, seed: int, steps: int) -> State:
     return state
 
 
+def live(game: Game, seed: int, low: int, high: int) -> tuple[State, int] | None:
+    """A match after a seeded number of random actions in [low, high), and the seat to act; None
+    when that left no hand in play (the hand or the match over)."""
+    state = walk(game, seed, random.Random(seed).randrange(low, high))
+    if state.hand_over or state.match_over:
+        return None
+    seat = state.current_player()
+    assert seat is not None
+    return state, seat
+
+
 def test_names_carry_a_budget() -> None:
     assert "ismcts" in list(BOTS)
     assert isinstance(BOTS["ismcts"](1), IsmctsBot)
@@ -183,11 +194,10 @@ def test_partners_calls_are_not_read_as_evidence() -> None:
     game = load_game("reglamento", players=4)
     checked = read = 0
     for seed in range(40):
-        state = walk(game, seed, random.Random(seed).randrange(2, 14))
-        if state.hand_over or state.match_over:
+        found = live(game, seed, 2, 14)
+        if found is None:
             continue
-        seat = state.current_player()
-        assert seat is not None
+        state, seat = found
         partners = [s for s in range(game.num_players) if s != seat and game.team_of[s] == game.team_of[seat]]
         called = {e["seat"] for e in knowledge(state, seat).hand
                   if e["type"] == "action" and str(e["action"]).split()[0] not in ("play", "cover")}
@@ -224,11 +234,10 @@ def test_card_plays_are_read_only_when_asked() -> None:
     game = load_game("reglamento", players=4)
     read = 0
     for seed in range(30):
-        state = walk(game, seed, random.Random(seed).randrange(4, 14))
-        if state.hand_over or state.match_over:
+        found = live(game, seed, 4, 14)
+        if found is None:
             continue
-        seat = state.current_player()
-        assert seat is not None
+        state, seat = found
         k = knowledge(state, seat)
         opponents = [s for s in range(game.num_players) if game.team_of[s] != game.team_of[seat]]
         for plays in PLAYS:
@@ -259,11 +268,10 @@ def test_every_root_action_is_tried_on_the_same_worlds() -> None:
     game = load_game("board", players=6)
     checked = 0
     for seed in range(6):
-        state = walk(game, seed, random.Random(seed).randrange(0, 6))
-        if state.hand_over or state.match_over:
+        found = live(game, seed, 0, 6)
+        if found is None:
             continue
-        seat = state.current_player()
-        assert seat is not None
+        state, seat = found
         legal = state.legal_actions(seat)
         if len(legal) < 2:
             continue
