@@ -181,21 +181,14 @@ class AbstractDeal:
         chosen = self.chosen
         if not chosen:
             return                                        # nothing to drop: most states before a question
-        kept: dict[Fact, Any] | None = None
-        for fact, answer in chosen.items():
+        gone: list[Fact] = []
+        for fact in chosen:
             kind, name, seat = fact
             if kind == "trick" or kind == "annul" and self._closed(m, name, seat) or (
                     kind != "annul" and not self._asked(m, kind, name, seat)):
-                if kept is None:                          # the answers before the first dropped
-                    kept = {}
-                    for earlier, theirs in chosen.items():
-                        if earlier == fact:
-                            break
-                        kept[earlier] = theirs
-            elif kept is not None:
-                kept[fact] = answer
-        if kept is not None:
-            m.facts = AbstractDeal(self.game, kept)
+                gone.append(fact)
+        if gone:
+            m.facts = AbstractDeal(self.game, {fact: answer for fact, answer in chosen.items() if fact not in gone})
 
     def _asked(self, m: Match, kind: str, value: str, seat: int) -> bool:
         """Whether a value's answer (`kind` "holds", "value" or "top", `seat` a seat mask for
