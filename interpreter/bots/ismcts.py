@@ -177,6 +177,11 @@ def _is_signal(g: Rules, e: Event) -> bool:
     return e["type"] == "action" and g.signals is not None and str(e["action"]).split()[0] == g.signals.verb
 
 
+OPPONENTS = ("policy", "team", "tree")
+"""Which seats' actions the tree searches beside the searching seat's: none, the other seats
+playing the rollout policy on their sampled cards ("policy"); its partners', each scored for the
+team ("team"); or every seat's, plain single-observer ISMCTS ("tree")."""
+
 PLAYS = ("calls", "kind", "cards")
 """How much of a seat's card play the model reads: nothing ("calls": only its calls, answers
 and folds); that it played a card rather than call ("kind": a hand that passed on a call the
@@ -363,8 +368,11 @@ class IsmctsBot:
         self.exploration = exploration
         self.worlds = worlds              # determinizations sampled a decision, shared by its playouts
         self.spread = spread              # the match's noise per point still needed (`_rewards`)
+        if opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {OPPONENTS}, not {opponents!r}")
         self.opponents = opponents        # "policy": other seats play the rollout policy on their
-        # sampled cards; "tree": every seat's actions are searched in the one tree (plain SO-ISMCTS)
+        # sampled cards; "team": the partners' actions are searched with the seat's, for the
+        # team; "tree": every seat's actions are searched in the one tree (plain SO-ISMCTS)
         self.policy: HeuristicBot | RandomBot = RolloutPolicy(self.rng.getrandbits(32)) \
             if rollout == "heuristic" else RandomBot(self.rng.getrandbits(32))
         self.fallback_policy = RandomBot(self.rng.getrandbits(32))
@@ -446,12 +454,13 @@ class IsmctsBot:
         path: list[tuple[Node, int]] = []          # node entered, team that chose the action into it
         node = root
         c = self.exploration
-        modelled = self.opponents == "policy"
+        modelled = self.opponents != "tree"
+        searched = team_of[seat] if self.opponents == "team" else None   # a team searched whole
         # selection and expansion
         while not world.hand_over:
             actor = world.current_player()
             assert actor is not None
-            if modelled and actor != seat:
+            if modelled and actor != seat and team_of[actor] != searched:
                 # another seat acts by the policy, on the cards this world gives it; the tree
                 # goes on under the action as the searching seat sees it
                 action = self.policy.choose(world, actor)

@@ -316,3 +316,29 @@ def test_below_the_root_the_policy_choice_is_tried_first() -> None:
     assert bot._expansion(state, seat, others, at_root=False) in others
     picks = {bot._expansion(state, seat, list(legal), at_root=True) for _ in range(40)}
     assert len(picks) > 1
+
+
+def test_a_team_search_plays_the_partners_in_the_tree() -> None:
+    """With `opponents="team"` a partner's decisions are nodes of the searching seat's tree,
+    scored for the team; with `"policy"` the rollout policy plays them, and the tree records
+    each such action under the seat that took it (`"seat:action"`), as it does the opponents'."""
+    game = load_game("reglamento", players=4)
+    found = live(game, 5, 0, 3)
+    assert found is not None
+    state, seat = found
+    partner = (seat + 2) % 4
+    opponents = [s for s in range(4) if game.team_of[s] != game.team_of[seat]]
+    assert game.team_of[partner] == game.team_of[seat]
+
+    def keys(node: Any) -> set[str]:
+        return set(node.children).union(*(keys(c) for c in node.children.values()))
+
+    for mode in ("policy", "team"):
+        bot = IsmctsBot(seed=1, playouts=80, opponents=mode)
+        bot.choose(state, seat)
+        assert bot.last_root is not None
+        seen = keys(bot.last_root)
+        assert any(k.startswith(f"{s}:") for k in seen for s in opponents)
+        assert any(k.startswith(f"{partner}:") for k in seen) == (mode == "policy")
+    with pytest.raises(ValueError, match="opponents must be one of"):
+        IsmctsBot(opponents="partners")
