@@ -316,7 +316,7 @@ def annuls(m: Match, r: Rules, index: int, seat: int) -> bool:
 def trick_winner(r: Rules, top: Sequence[int]) -> int | None:
     """The seat that takes a trick whose best cards are `top`'s: one alone, or partners where
     the spec gives their tie to their team; None for a tie."""
-    alone = len({r.team_of[s] for s in top}) == 1 and (len(top) == 1 or r.partners_tie == "team_wins")
+    alone = len(top) == 1 or (r.partners_tie == "team_wins" and len({r.team_of[s] for s in top}) == 1)
     return top[0] if alone else None
 
 
