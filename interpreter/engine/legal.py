@@ -195,5 +195,12 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
 
 
 def _below_max(call: CompiledCall, chain: list[tuple[str, int]]) -> bool:
-    """Whether the chain holds the call fewer times than its `max`, if it has one."""
-    return call.max is None or sum(1 for name, _ in chain if name == call.name) < call.max
+    """Whether the chain holds the call fewer times than its `max`, if it has one (counted in a
+    loop: a chain is a few calls, and a generator costs more than they do)."""
+    if call.max is None:
+        return True
+    times = 0
+    for name, _ in chain:
+        if name == call.name:
+            times += 1
+    return times < call.max

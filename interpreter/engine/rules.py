@@ -328,10 +328,18 @@ def trick_top(m: Match, shown: list[tuple[int, int]]) -> list[int]:
 
 
 def strongest(m: Match, shown: list[tuple[int, int]]) -> list[int]:
-    """The seats whose cards, of the (seat, card) pairs shown, tie for the strongest."""
+    """The seats whose cards, of the (seat, card) pairs shown, tie for the strongest. One pass,
+    as a loop: a trick is a few cards, and comprehensions cost more than it does."""
     strength = m.strength
-    best = max(strength[c] for _, c in shown)
-    return [s for s, c in shown if strength[c] == best]
+    best = strength[shown[0][1]]
+    top: list[int] = []
+    for s, c in shown:
+        v = strength[c]
+        if v > best:
+            best, top = v, [s]
+        elif v == best:
+            top.append(s)
+    return top
 
 
 def may_declare(m: Match, cont: CompiledContest, seat: int) -> bool:
