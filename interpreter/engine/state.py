@@ -123,7 +123,10 @@ class State(Match):
         else:                                       # nothing played yet: each seat is shown its deal
             ids = g.cards.ids
             for seat in self.seats:
-                self.events.append({"type": "hand", "seat": seat, "only": seat, "cards": [ids[c] for c in dealt[seat]]})
+                names = []                          # a loop: a comprehension is a call of its own
+                for c in dealt[seat]:
+                    names.append(ids[c])
+                self.events.append({"type": "hand", "seat": seat, "only": seat, "cards": names})
 
     def _deal_script(self, order: Sequence[int]) -> None:
         """The next scripted deal, its turned card drawn from the rest where it names none."""
