@@ -248,15 +248,21 @@ def _hold_reveal(m: Match, r: Rules, cont: CompiledContest, seat: int) -> None:
 def _pay_facts(m: Match, r: Rules, cont: CompiledContest, team: int, caller_team: int,
                holders: list[int] | None = None) -> Pay:
     """The chain's facts for a payoff formula; `declared` counts `holders` (default: the
-    declared seats), the values that took part."""
+    declared seats), the values that took part. The seats are counted in a loop: most chains
+    have none, and a generator per count costs more than the count."""
     cs = m.contests[cont.index]
     worths = [int(cont.worth[c](Ctx(m, r, s, team))) for c, s in cs.chain]
     team_of = r.team_of
     seats = cs.declared if holders is None else holders
+    by_winner = by_caller = 0
+    for s in seats:
+        if team_of[s] == team:
+            by_winner += 1
+        if team_of[s] == caller_team:
+            by_caller += 1
     return Pay(total=sum(worths), total_but_last=sum(worths[:-1]), calls=len(worths),
                last=worths[-1] if worths else 0, declared=len(seats),
-               declared_by_winner=sum(1 for s in seats if team_of[s] == team),
-               declared_by_caller=sum(1 for s in seats if team_of[s] == caller_team))
+               declared_by_winner=by_winner, declared_by_caller=by_caller)
 
 
 def settle_declarations(m: Match, r: Rules) -> None:

@@ -91,8 +91,12 @@ def _compulsory(m: Match, r: Rules, seat: int, found: list[str]) -> list[str]:
 
 def _turn_acts(m: Match, r: Rules, seat: int) -> list[str]:
     ctx = Ctx(m, r, seat, r.team_of[seat])
-    found = _card_acts(m, r, seat, ctx) if m.blind or r.cover is not None \
-        else [r.play_texts[c] for c in sorted(m.hands[seat])]
+    if m.blind or r.cover is not None:
+        found = _card_acts(m, r, seat, ctx)
+    else:                                   # a loop: a comprehension is a call of its own
+        found = []
+        for c in sorted(m.hands[seat]):
+            found.append(r.play_texts[c])
     level = m.stake_level
     if level < len(r.stake_names) and m.forbid != "refuse" \
             and (m.stake_owner is None or r.raise_any or m.stake_owner == r.team_of[seat]) \
@@ -195,5 +199,12 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
 
 
 def _below_max(call: CompiledCall, chain: list[tuple[str, int]]) -> bool:
-    """Whether the chain holds the call fewer times than its `max`, if it has one."""
-    return call.max is None or sum(1 for name, _ in chain if name == call.name) < call.max
+    """Whether the chain holds the call fewer times than its `max`, if it has one (counted in a
+    loop: a chain is a few calls, and a generator costs more than they do)."""
+    if call.max is None:
+        return True
+    times = 0
+    for name, _ in chain:
+        if name == call.name:
+            times += 1
+    return times < call.max

@@ -157,12 +157,16 @@ class Match:
         self.redeal_same = False
         self.shows = []
         self.dealt = [()] * players
-        self.hands = [[] for _ in range(players)]
+        self.hands = []
+        for _ in range(players):           # loops, as below: a comprehension is a call of its own
+            self.hands.append([])
         self.trick = []
         self.history = []
         self.pending = None
         self.suspended = None
-        self.contests = [ContestState() for _ in range(contests)]
+        self.contests = []
+        for _ in range(contests):
+            self.contests.append(ContestState())
         self.count = None
         self.called = set()
         self.accepted = set()

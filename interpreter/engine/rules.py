@@ -316,7 +316,7 @@ def annuls(m: Match, r: Rules, index: int, seat: int) -> bool:
 def trick_winner(r: Rules, top: Sequence[int]) -> int | None:
     """The seat that takes a trick whose best cards are `top`'s: one alone, or partners where
     the spec gives their tie to their team; None for a tie."""
-    alone = len({r.team_of[s] for s in top}) == 1 and (len(top) == 1 or r.partners_tie == "team_wins")
+    alone = len(top) == 1 or (r.partners_tie == "team_wins" and len({r.team_of[s] for s in top}) == 1)
     return top[0] if alone else None
 
 
@@ -328,10 +328,18 @@ def trick_top(m: Match, shown: list[tuple[int, int]]) -> list[int]:
 
 
 def strongest(m: Match, shown: list[tuple[int, int]]) -> list[int]:
-    """The seats whose cards, of the (seat, card) pairs shown, tie for the strongest."""
+    """The seats whose cards, of the (seat, card) pairs shown, tie for the strongest. One pass,
+    as a loop: a trick is a few cards, and comprehensions cost more than it does."""
     strength = m.strength
-    best = max(strength[c] for _, c in shown)
-    return [s for s, c in shown if strength[c] == best]
+    best = strength[shown[0][1]]
+    top: list[int] = []
+    for s, c in shown:
+        v = strength[c]
+        if v > best:
+            best, top = v, [s]
+        elif v == best:
+            top.append(s)
+    return top
 
 
 def may_declare(m: Match, cont: CompiledContest, seat: int) -> bool:

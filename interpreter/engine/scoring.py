@@ -12,8 +12,7 @@ def record_call(m: Match, name: str) -> None:
 
 
 def score(m: Match, r: Rules, team: int, points: int, reason: str) -> None:
-    points = max(points, 0)
-    if points == 0 or m.match_over:
+    if points <= 0 or m.match_over:         # a formula's negative value pays nothing
         return
     m.score[team] += points
     m.events.append({"type": "score", "team": team, "points": points, "reason": reason,

@@ -25,7 +25,7 @@ from interpreter.engine.shuffle import shuffled
 from interpreter.engine.tables import MANO, NOBODY, TIE
 
 _LOGGED_WITH_MORE: Final = frozenset({"signal", "play_pos", "cover"})
-"""The verbs whose action event says more than who did what (`State._log`)."""
+"""The verbs whose action event says more than who did what (`State._log_more`)."""
 
 
 class State(Match):
@@ -99,11 +99,13 @@ class State(Match):
         else:
             size = g.hand_size
             deck = shuffled(self.generator(), g.deck_size)
+            hands = self.hands
             for k, seat in enumerate(order):
-                dealt[seat] = tuple(deck[k * size:(k + 1) * size])
+                cards = deck[k * size:(k + 1) * size]
+                hands[seat] = cards
+                dealt[seat] = tuple(cards)
             if g.turns_card:
                 self.turned = deck[len(order) * size]
-        self.hands = [list(h) for h in dealt]
         self.strength = g.strength[self.turned]
         if g.special or g.base_worth is None:
             self._special_hands()
@@ -121,7 +123,10 @@ class State(Match):
         else:                                       # nothing played yet: each seat is shown its deal
             ids = g.cards.ids
             for seat in self.seats:
-                self.events.append({"type": "hand", "seat": seat, "only": seat, "cards": [ids[c] for c in dealt[seat]]})
+                names = []                          # a loop: a comprehension is a call of its own
+                for c in dealt[seat]:
+                    names.append(ids[c])
+                self.events.append({"type": "hand", "seat": seat, "only": seat, "cards": names})
 
     def _deal_script(self, order: Sequence[int]) -> None:
         """The next scripted deal, its turned card drawn from the rest where it names none."""
@@ -130,6 +135,7 @@ class State(Match):
         idx = g.cards.index
         for seat in order:
             self.dealt[seat] = tuple(idx[c] for c in deal.hands[seat])
+            self.hands[seat] = list(self.dealt[seat])
         used = {c for h in self.dealt for c in h}
         if g.turns_card:
             if deal.turned is not None:
@@ -303,33 +309,29 @@ class State(Match):
         reason, detail = explain.explain(self, self.game, actor, act)
         raise IllegalAction(str(action), reason, detail)
 
-    def _remembered(self, action: str | int, seat: int | None) -> tuple[int, Action, str] | None:
-        """The action found among the legal ones remembered for the seat that takes it, with its
-        text, as a bot that just listed them gives it back; None sends it through `_resolve`.
-        The memo holds only while the state has not changed, so what it holds is legal now."""
-        memo = self._legal
-        if memo is None or not isinstance(action, str):
-            return None
-        actor = self.current_player() if seat is None else seat
-        if actor != memo[0]:
-            return None
-        if action in memo[1]:
-            return actor, self.game.act_of[action], action
-        return None
-
     # -- applying ---------------------------------------------------------------------
 
     def apply(self, action: str | int, seat: int | None = None) -> None:
-        """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
-        found = self._remembered(action, seat)
-        if found is None:
+        """Apply a legal action; an illegal one raises IllegalAction and changes nothing.
+
+        An action found among the legal ones remembered for the seat that takes it, as a bot
+        that just listed them gives it back, is taken as it is: the memo holds only while the
+        state has not changed, so what it holds is legal now. Any other goes through `_resolve`."""
+        actor = self.current_player() if seat is None else seat
+        memo = self._legal
+        if memo is not None and memo[0] == actor and isinstance(action, str) and action in memo[1]:
+            assert actor is not None
+            act, text = self.game.act_of[action], action
+        else:
             actor, act = self._resolve(action, seat)
             text = self._to_string(act)
-        else:
-            actor, act, text = found
         self._legal = None
         verb, arg = act
-        self._log(actor, act, text)
+        event: dict[str, Any] = {"type": "action", "seat": actor, "action": text}
+        if verb in _LOGGED_WITH_MORE:
+            self._log_more(event, actor, act)
+        else:
+            self.events.append(event)
         if verb in ("play", "cover"):
             self._play(actor, arg, covered=verb == "cover")
         elif verb == "play_pos":
@@ -354,12 +356,9 @@ class State(Match):
         if self.game.declaring:
             contests.settle_declarations(self, self.game)
 
-    def _log(self, seat: int, act: Action, text: str) -> None:
+    def _log_more(self, event: dict[str, Any], seat: int, act: Action) -> None:
+        """Log an action of a verb whose event says more than who did what."""
         verb, arg = act
-        event: dict[str, Any] = {"type": "action", "seat": seat, "action": text}
-        if verb not in _LOGGED_WITH_MORE:
-            self.events.append(event)
-            return
         if verb == "signal" and self.game.signals is not None and self.game.signals.to == "partners":
             team = self.game.team_of[seat]
             event["seats"] = [s for s, t in enumerate(self.game.team_of) if t == team]
