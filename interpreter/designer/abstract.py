@@ -24,7 +24,7 @@ from rulespec.errors import TrucoError
 from rulespec.growth import inspected, stays_false
 from rulespec.ir import Formula
 
-from interpreter.engine.context import PLAY_NAMES, Ctx
+from interpreter.engine.context import PLAY_NAMES, context
 from interpreter.engine.game import Deal, Game
 from interpreter.engine.match import Match
 from interpreter.engine.records import ACTIVE, CLOSED
@@ -248,7 +248,7 @@ def never_again(rule: Formula, m: Match, game: Rules, seat: int) -> bool:
     if entry is None or entry[0] is not rule:
         entry = _NEVER[id(rule)] = (rule, inspected(rule.expr), {})
     _, names, known = entry
-    ctx = Ctx(m, game, seat, game.team_of[seat])
+    ctx = context(m, game, seat, game.team_of[seat])
     values = tuple([PLAY_NAMES[name](ctx) for name in names])
     answer = known.get(values)
     if answer is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from interpreter.engine.context import Ctx, Pay
+from interpreter.engine.context import Pay, context
 from interpreter.engine.match import Match
 from interpreter.engine.records import ACTIVE, CLOSED, IDLE, Count, Pending
 from interpreter.engine.rules import (
@@ -106,7 +106,7 @@ def pay_declined(m: Match, r: Rules, p: Pending) -> None:
     _resume(m)
     formula = cont.call_decline.get(p.call, cont.decline)
     pay = _pay_facts(m, r, cont, caller_team, caller_team)
-    score(m, r, caller_team, int(formula(Ctx(m, r, p.caller, caller_team, pay))), cont.name)
+    score(m, r, caller_team, int(formula(context(m, r, p.caller, caller_team, pay))), cont.name)
 
 
 def comparing(m: Match, r: Rules, cont: CompiledContest, shown: Sequence[int] = ()) -> list[int]:
@@ -229,7 +229,7 @@ def accepted_pays(m: Match, r: Rules, cont: CompiledContest, winner_seat: int, c
     formula = cont.call_accept.get(cs.chain[-1][0], cont.accept)
     caller_team = r.team_of[cs.chain[-1][1]]
     pay = _pay_facts(m, r, cont, team, caller_team, holders=compared if cont.declares else None)
-    return int(formula(Ctx(m, r, winner_seat, team, pay)))
+    return int(formula(context(m, r, winner_seat, team, pay)))
 
 
 def _hold_reveal(m: Match, r: Rules, cont: CompiledContest, seat: int) -> None:
@@ -248,10 +248,16 @@ def _hold_reveal(m: Match, r: Rules, cont: CompiledContest, seat: int) -> None:
 def _pay_facts(m: Match, r: Rules, cont: CompiledContest, team: int, caller_team: int,
                holders: list[int] | None = None) -> Pay:
     """The chain's facts for a payoff formula; `declared` counts `holders` (default: the
-    declared seats), the values that took part. The seats are counted in a loop: most chains
-    have none, and a generator per count costs more than the count."""
+    declared seats), the values that took part. The worths and the seats are counted in loops
+    (a comprehension or a generator costs more than a chain of a few calls), a constant worth
+    read without a context."""
     cs = m.contests[cont.index]
-    worths = [int(cont.worth[c](Ctx(m, r, s, team))) for c, s in cs.chain]
+    fixed = cont.fixed_worth
+    total = last = 0
+    for c, s in cs.chain:
+        worth = fixed[c]
+        last = int(cont.worth[c](context(m, r, s, team))) if worth is None else worth
+        total += last
     team_of = r.team_of
     seats = cs.declared if holders is None else holders
     by_winner = by_caller = 0
@@ -260,9 +266,7 @@ def _pay_facts(m: Match, r: Rules, cont: CompiledContest, team: int, caller_team
             by_winner += 1
         if team_of[s] == caller_team:
             by_caller += 1
-    return Pay(total=sum(worths), total_but_last=sum(worths[:-1]), calls=len(worths),
-               last=worths[-1] if worths else 0, declared=len(seats),
-               declared_by_winner=by_winner, declared_by_caller=by_caller)
+    return Pay(total, total - last, len(cs.chain), last, len(seats), by_winner, by_caller)
 
 
 def settle_declarations(m: Match, r: Rules) -> None:
@@ -303,7 +307,7 @@ def settle_unraised(m: Match, r: Rules, cont: CompiledContest) -> None:
         for team in teams:
             pay = _pay_facts(m, r, cont, team, team)
             pay.declared = pay.declared_by_winner
-            score(m, r, team, int(pays(Ctx(m, r, None, team, pay))), cont.name)
+            score(m, r, team, int(pays(context(m, r, None, team, pay))), cont.name)
         return
     top = best(m, r, cont, comparing(m, r, cont))
     if top is None:
@@ -313,5 +317,5 @@ def settle_unraised(m: Match, r: Rules, cont: CompiledContest) -> None:
     m.events.append({"type": "contest_won", "contest": cont.name, "seat": top, "team": team,
                      "value": value(m, r, cont, top)})
     _hold_reveal(m, r, cont, top)
-    score(m, r, team, int(pays(Ctx(m, r, top, team, _pay_facts(m, r, cont, team, team)))),
+    score(m, r, team, int(pays(context(m, r, top, team, _pay_facts(m, r, cont, team, team)))),
           cont.name)

@@ -59,18 +59,28 @@ class Ctx:
     """One evaluation: a match, its rules, the seat it is about, and (for payoffs) the chain facts.
 
     `team` is the team the formula speaks for: the seat's team for conditions, the team
-    receiving the points for payoffs.
+    receiving the points for payoffs. Made by `context`.
     """
 
     __slots__ = ("st", "r", "seat", "team", "pay")
+    st: Match
+    r: Asked
+    seat: int | None
+    team: int | None
+    pay: Pay | None
 
-    def __init__(self, st: Match, r: Asked, seat: int | None, team: int | None = None,
-                 pay: Pay | None = None) -> None:
-        self.st = st
-        self.r = r
-        self.seat = seat
-        self.team = team
-        self.pay = pay
+
+def context(st: Match, r: Asked, seat: int | None, team: int | None = None, pay: Pay | None = None) -> Ctx:
+    """A context, its fields set one by one: a class without `__init__` is made in C, where a
+    Python `__init__` (called from C) costs twice this function and its stores, and play makes
+    several contexts a hand."""
+    c = Ctx()
+    c.st = st
+    c.r = r
+    c.seat = seat
+    c.team = team
+    c.pay = pay
+    return c
 
 
 PLAY_SOURCES: dict[str, str] = {
@@ -132,7 +142,9 @@ def _getter(name: str, source: str) -> Callable[[Ctx], Any]:
 PLAY_NAMES: dict[str, Callable[[Ctx], Any]] = {name: _getter(name, source) for name, source in PLAY_SOURCES.items()}
 
 
-def _stake(c: Ctx) -> int:
+def hand_worth(c: Ctx) -> int:
+    """`stake` alone (`fold.pays: stake`): where a formula is this one, play reads the match's
+    worth itself, without a context."""
     return c.st.worth
 
 
@@ -146,7 +158,7 @@ def _last(c: Ctx) -> int:
     return c.pay.last
 
 
-NATIVE_NAMES: dict[str, Callable[[Ctx], Any]] = {"stake": _stake, "total": _total, "last": _last}
+NATIVE_NAMES: dict[str, Callable[[Ctx], Any]] = {"stake": hand_worth, "total": _total, "last": _last}
 """The names formulas most often are alone (`fold.pays: stake`, `accept: total`) as functions of
 the engine's own, which a compiled engine runs without the interpreter; a test holds each to
 its source above."""

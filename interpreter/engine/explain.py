@@ -14,7 +14,7 @@ from rulespec.ir import Cited, ContestCall, Formula
 from rulespec.prose import Prose, fold
 from rulespec.rulebook_i18n import catalog
 
-from interpreter.engine.context import Ctx
+from interpreter.engine.context import Ctx, context
 from interpreter.engine.legal import acts
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, Action
@@ -80,7 +80,7 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> Refusal:
             if verb == "good" and not c.opened:
                 return "nobody has announced yet, nothing to concede: the first to speak must announce", ""
             rule = contest.ir.count.good if verb == "good" else contest.ir.count.announce
-            ctx = Ctx(st, g, seat, g.team_of[seat])
+            ctx = context(st, g, seat, g.team_of[seat])
             fact, detail = _rule(rule, g, f"{verb} is allowed only when", contest.ir.count.cited, ctx)
             return f"{verb} is not allowed now: {fact}", detail
         return (f"the {contest.name} count is under way: seat {c.seat} must announce or say good before "
@@ -112,7 +112,7 @@ def explain(st: Match, g: Rules, seat: int, act: Action) -> Refusal:
             cover = g.spec.tricks.cover
             if cover is None:
                 return "this spec has no covered cards", ""
-            ctx = Ctx(st, g, seat, g.team_of[seat])
+            ctx = context(st, g, seat, g.team_of[seat])
             fact, detail = _rule(cover, g, "a card may be played face down only when", g.spec.tricks.cover_cited,
                                  ctx)
             return f"{g.cards.ids[arg]} may not be played face down now: {fact}", detail
@@ -205,7 +205,7 @@ def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> Refusal:
     if not annuls(st, g, index, seat):
         fact, detail = _rule(ann.holds, g, f"a hand is a {name} when", ann.cited)
         return f"seat {seat}'s hand is no {name}: {fact}", detail
-    ctx = Ctx(st, g, seat, g.team_of[seat])
+    ctx = context(st, g, seat, g.team_of[seat])
     if not when(ctx):
         fact, detail = _rule(ann.when, g, f"{name} may be claimed only when", ann.cited, ctx)
         return f"{name} may not be claimed now: {fact}", detail
@@ -214,13 +214,13 @@ def _annul_refused(st: Match, g: Rules, seat: int, name: str) -> Refusal:
 
 def _fold_refused(st: Match, g: Rules, seat: int) -> Refusal:
     rule = g.spec.fold
-    ctx = Ctx(st, g, seat, g.team_of[seat])
+    ctx = context(st, g, seat, g.team_of[seat])
     fact, detail = _rule(rule.when, g, "a player may fold only when", rule.cited, ctx)
     return f"seat {seat} may not fold now: {fact}", detail
 
 
 def _explain_call(st: Match, g: Rules, seat: int, name: str, answering: bool) -> Refusal:
-    ctx = Ctx(st, g, seat, g.team_of[seat])
+    ctx = context(st, g, seat, g.team_of[seat])
     if name in g.contest_of_call:
         return _explain_contest_call(st, g, seat, name, ctx)
     step = g.stake_names.index(name)

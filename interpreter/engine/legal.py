@@ -7,7 +7,7 @@ which is what drivers read and give back; `acts` finds the engine's `Action`s wh
 """
 from __future__ import annotations
 
-from interpreter.engine.context import Ctx
+from interpreter.engine.context import Ctx, context
 from interpreter.engine.match import Match
 from interpreter.engine.records import CLOSED, IDLE, Action, Pending
 from interpreter.engine.rules import (
@@ -61,7 +61,7 @@ def _find(m: Match, r: Rules, seat: int) -> list[str]:
 
 def _out_of_turn(m: Match, r: Rules, seat: int) -> list[str]:
     """What a seat that is not to act may do: fold, where the spec's `fold.when` allows it."""
-    return ["fold"] if _met(r.fold_when, Ctx(m, r, seat, r.team_of[seat])) else []
+    return ["fold"] if _met(r.fold_when, context(m, r, seat, r.team_of[seat])) else []
 
 
 def _met(condition: Fn, ctx: Ctx) -> bool:
@@ -82,7 +82,7 @@ def _compulsory(m: Match, r: Rules, seat: int, found: list[str]) -> list[str]:
         declare = [t for t in found if t in calls and calls[t].declare]
         c = m.count
         if not declare and c is not None and r.contests[c.contest].name in cont.ir.cancels \
-                and cont.window(Ctx(m, r, seat, r.team_of[seat])):
+                and cont.window(context(m, r, seat, r.team_of[seat])):
             declare = [call.name for call in cont.opening if call.declare]
         if declare:
             return declare + [t for t in found if t == "fold"]
@@ -90,7 +90,7 @@ def _compulsory(m: Match, r: Rules, seat: int, found: list[str]) -> list[str]:
 
 
 def _turn_acts(m: Match, r: Rules, seat: int) -> list[str]:
-    ctx = Ctx(m, r, seat, r.team_of[seat])
+    ctx = context(m, r, seat, r.team_of[seat])
     if m.blind or r.cover is not None:
         found = _card_acts(m, r, seat, ctx)
     else:                                   # a loop: a comprehension is a call of its own
@@ -134,7 +134,7 @@ def _count_acts(m: Match, r: Rules, seat: int) -> list[str]:
     if seat != c.seat:
         return []
     cont = r.contests[c.contest]
-    ctx = Ctx(m, r, seat, r.team_of[seat])
+    ctx = context(m, r, seat, r.team_of[seat])
     found = ["fold"] if _met(r.fold_counting, ctx) else []
     if not c.opened or cont.announce is always or cont.announce(ctx):
         found.append("announce")
@@ -144,7 +144,7 @@ def _count_acts(m: Match, r: Rules, seat: int) -> list[str]:
 
 
 def _answer_acts(m: Match, r: Rules, seat: int, p: Pending) -> list[str]:
-    ctx = Ctx(m, r, seat, r.team_of[seat])
+    ctx = context(m, r, seat, r.team_of[seat])
     found = ["accept", "decline"]
     if p.contest is not None:
         cont = r.contests[p.contest]

@@ -9,7 +9,7 @@ from typing import Any
 from rulespec.formula import Compiled, Env, compile_expr
 from rulespec.ir import CARD_VERBS, COMMON_VERBS, Contest, ContestCall, Formula, Spec
 
-from interpreter.engine.context import ANSWERING, COUNTING, NATIVE, ON_TURN, Ctx, play_env
+from interpreter.engine.context import ANSWERING, COUNTING, NATIVE, ON_TURN, Ctx, context, play_env
 from interpreter.engine.match import Match
 from interpreter.engine.records import PLAIN, Action
 from interpreter.engine.tables import Cards, HandValues, hand_formula, hand_values, outcome_table, turned_tables
@@ -51,7 +51,7 @@ class CompiledContest:
     """A contest with its formulas compiled and its calls indexed by name."""
 
     def __init__(self, ir: Contest, compile_: Callable[[Formula], Fn], condition: Callable[[Formula], Fn],
-                 index: int) -> None:
+                 fixed: Callable[[Formula], int | None], index: int) -> None:
         self.ir = ir
         self.index = index
         self.name = ir.name
@@ -64,6 +64,8 @@ class CompiledContest:
         self.rules = tuple(CompiledCall(c, condition(c.allowed)) for c in ir.calls)     # in the spec's order
         self.opening = tuple(c for c in self.rules if c.opens)
         self.worth = {c.name: compile_(c.worth) for c in ir.calls}
+        self.fixed_worth = {c.name: fixed(c.worth) for c in ir.calls}
+        """Each call's worth where it is a constant (a payoff reads it without a context), else None."""
         self.call_accept = {c.name: compile_(c.accept) for c in ir.calls if c.accept is not None}
         self.call_decline = {c.name: compile_(c.decline) for c in ir.calls if c.decline is not None}
         self.unraised_pays = compile_(ir.unraised.pays) if ir.unraised else None
@@ -91,7 +93,7 @@ class Rules:
     __slots__ = ("spec", "name", "options", "num_players", "teams", "team_of", "target", "end_at_once", "hand_size",
                  "cards", "deck_size", "every_seat", "views", "strength", "turns_card", "values", "outcomes",
                  "trick_count", "after_tie", "partners_tie", "answer_any", "call_names", "env", "cover", "cover_counts",
-                 "stake_names", "stake_base", "base_worth", "stake_worth", "stake_declined", "stake_when", "raise_any",
+                 "stake_names", "stake_base", "base_worth", "stake_worth", "stake_fixed", "stake_declined", "stake_when", "raise_any",
                  "seats_after", "from_seat", "first_opponent", "deal_step", "contests", "contest_of_call", "declaring",
                  "compulsory", "fold_when", "fold_on_turn", "fold_answering", "fold_counting", "fold_pays",
                  "fold_declines", "fold_concedes", "special", "blind_rules", "annulments", "signals", "schedule_when",
@@ -143,6 +145,11 @@ class Rules:
             c = compiled(f, known)
             return always if c.constant and c.value is True else c.fn
 
+        def fixed(f: Formula) -> int | None:
+            """A number formula's value where it folds to a constant, else None (read at play)."""
+            c = compiled(f)
+            return int(c.value) if c.constant else None
+
         self.cover = compile_(spec.tricks.cover) if spec.tricks.cover else None
         self.cover_counts = spec.tricks.cover_counts
         self.stake_names = tuple(stake_names)
@@ -150,6 +157,7 @@ class Rules:
         self.stake_base = base.fn
         self.base_worth: int | None = int(base.value) if base.constant else None   # None: read at each deal
         self.stake_worth = tuple(compile_(c.worth) for c in spec.stakes.calls)
+        self.stake_fixed = tuple(fixed(c.worth) for c in spec.stakes.calls)     # None: read as accepted
         self.stake_declined = tuple(compile_(c.declined) for c in spec.stakes.calls)
         self.stake_when = condition(spec.stakes.when)
         self.raise_any = spec.stakes.raise_by == "any"
@@ -162,7 +170,7 @@ class Rules:
                                     for seat in range(n))
         """The first opponent after each seat: `next_opponent` for a hand the whole table plays."""
         self.deal_step = 1 if spec.table.dealer == "next" else n - 1       # seats the deal moves on by
-        self.contests = tuple(CompiledContest(c, compile_, condition, i) for i, c in enumerate(spec.contests))
+        self.contests = tuple(CompiledContest(c, compile_, condition, fixed, i) for i, c in enumerate(spec.contests))
         self.contest_of_call = {c: cont for cont in self.contests for c in cont.calls}
         self.declaring = tuple(c for c in self.contests if c.declares)      # settled by declarations too
         self.compulsory = tuple(c for c in self.declaring if c.ir.declaration == "compulsory")
@@ -230,12 +238,12 @@ class Rules:
     def round_goes_on(self, m: Match) -> bool:
         """Whether the rest of a round begun is dealt: always, unless the spec checks its
         schedule's condition before every hand and it now fails."""
-        return not self.schedule_each_hand or self.schedule_when is None or bool(self.schedule_when(Ctx(m, self, None)))
+        return not self.schedule_each_hand or self.schedule_when is None or bool(self.schedule_when(context(m, self, None)))
 
     def round_plan(self, m: Match) -> list[tuple[str, list[int]]]:
         """The hands of a round under the schedule, as (format, seats), when it applies as the
         round starts; empty otherwise. Facing pairs come in turn from the seat after the dealer."""
-        if self.schedule_when is None or not self.schedule_when(Ctx(m, self, None)):
+        if self.schedule_when is None or not self.schedule_when(context(m, self, None)):
             return []
         n = self.num_players
         plan: list[tuple[str, list[int]]] = []

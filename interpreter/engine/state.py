@@ -17,7 +17,7 @@ from rulespec.errors import IllegalAction
 from rulespec.ir import CARD_VERBS, COMMON_VERBS
 
 from interpreter.engine import contests, explain, legal, scoring, serial, views
-from interpreter.engine.context import Ctx
+from interpreter.engine.context import context, hand_worth
 from interpreter.engine.match import Match
 from interpreter.engine.records import PLAIN, Action, Deal, Pending
 from interpreter.engine.rules import Rules, after, from_mano, next_opponent, trick_top, trick_winner
@@ -158,7 +158,7 @@ class State(Match):
     def _special_hands(self) -> None:
         """The special hands dealt, and what the hand is worth unraised."""
         g = self.game
-        ctx = Ctx(self, g, None)
+        ctx = context(self, g, None)
         self.base_worth = int(g.stake_base(ctx))
         for hand, when, base, _ in g.special:
             if when(ctx):
@@ -174,7 +174,7 @@ class State(Match):
         come into its sight: each seat is shown its own."""
         g = self.game
         if g.blind_rules and self.special:
-            ctx = Ctx(self, g, None)
+            ctx = context(self, g, None)
             self.blind = any(name in self.special and blind(ctx) for name, blind in g.blind_rules)
         else:
             self.blind = False
@@ -433,8 +433,11 @@ class State(Match):
 
     def _accept_stake(self, p: Pending, team: int) -> None:
         self.stake_level = p.step
-        caller_team = self.game.team_of[p.caller]           # the worth is read for the seat that called
-        self.worth = int(self.game.stake_worth[p.step - 1](Ctx(self, self.game, p.caller, caller_team)))
+        worth = self.game.stake_fixed[p.step - 1]
+        if worth is None:
+            caller_team = self.game.team_of[p.caller]       # the worth is read for the seat that called
+            worth = int(self.game.stake_worth[p.step - 1](context(self, self.game, p.caller, caller_team)))
+        self.worth = worth
         self.stake_owner = team
         self.accepted.add(p.call)
         self.events.append({"type": "accepted", "call": p.call, "team": team, "worth": self.worth})
@@ -473,7 +476,8 @@ class State(Match):
         caller_team = g.team_of[p.caller]
         self.events.append({"type": "declined", "call": p.call, "seat": seat})
         if p.contest is None:
-            pts = int(g.stake_declined[p.step - 1](Ctx(self, self.game, p.caller, caller_team)))
+            declined = g.stake_declined[p.step - 1]
+            pts = self.worth if declined is hand_worth else int(declined(context(self, g, p.caller, caller_team)))
             self._end_hand(caller_team, points=pts)
             return
         contests.pay_declined(self, self.game, p)
@@ -496,7 +500,8 @@ class State(Match):
             contests.pay_declined(self, self.game, p)
             if self.match_over:
                 return
-        pts = int(g.fold_pays(Ctx(self, self.game, seat, g.team_of[seat])))   # read as the seat folds
+        pays = g.fold_pays                                  # read as the seat folds
+        pts = self.worth if pays is hand_worth else int(pays(context(self, g, seat, g.team_of[seat])))
         self._end_hand(other, points=pts)
 
     # -- scoring and the end of hands -------------------------------------------------

@@ -16,7 +16,7 @@ from rulespec.formula import Compiled, compile_expr
 from rulespec.ir import Formula, Spec
 from rulespec.load import bundled_names
 
-from interpreter.engine.context import NATIVE, NATIVE_NAMES, PLAY_NAMES, PLAY_SOURCES, Ctx, Pay
+from interpreter.engine.context import NATIVE, NATIVE_NAMES, PLAY_NAMES, PLAY_SOURCES, Pay, context
 from interpreter.engine.game import Game, load_game
 from interpreter.engine.tables import HandCtx, _hand_env
 
@@ -78,7 +78,7 @@ def test_every_formula_evaluates_alike_both_ways(spec: str, options: dict[str, A
             for seat in [None, *range(game.num_players)]:
                 team = None if seat is None else game.team_of[seat]
                 pay = Pay(*(rng.randrange(8) for _ in range(7)))
-                ctx = Ctx(st, game, seat, team if team is not None else rng.randrange(2), pay)
+                ctx = context(st, game, seat, team if team is not None else rng.randrange(2), pay)
                 for f, closures, generated in play:
                     assert outcome(generated.fn, ctx) == outcome(closures.fn, ctx), f"{f.span.path}: {f.text}"
                     compared += 1
@@ -114,7 +114,7 @@ def test_the_engine_s_own_functions_for_names_alone_read_what_their_sources_read
             if st.hand_over:
                 st.next_hand()
                 continue
-            ctx = Ctx(st, game, st.current_player(), 0, Pay(*(rng.randrange(9) for _ in range(7))))
+            ctx = context(st, game, st.current_player(), 0, Pay(*(rng.randrange(9) for _ in range(7))))
             for name, fn in NATIVE_NAMES.items():
                 assert fn(ctx) == PLAY_NAMES[name](ctx), name
                 compared += 1

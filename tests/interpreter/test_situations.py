@@ -12,7 +12,7 @@ import pytest
 
 from rulespec.load import bundled_names
 
-from interpreter.engine.context import ANSWERING, COUNTING, ON_TURN, PLAY_NAMES, Ctx
+from interpreter.engine.context import ANSWERING, COUNTING, ON_TURN, PLAY_NAMES, context
 from interpreter.engine.game import load_game
 from interpreter.engine.rules import may_answer
 from interpreter.engine.state import State
@@ -49,7 +49,7 @@ def test_the_facts_of_each_situation_hold_wherever_it_arises(name: str, options:
                     continue
                 where, facts = found
                 seen[where] += 1
-                ctx = Ctx(st, st.game, seat, st.game.team_of[seat])
+                ctx = context(st, st.game, seat, st.game.team_of[seat])
                 for fact, value in facts.items():
                     assert PLAY_NAMES[fact](ctx) == value, (where, fact, st.events[-3:])
             st.apply(rng.choice(st.legal_actions()))
