@@ -26,11 +26,25 @@ from interpreter.engine.rules import (
 def texts(m: Match, r: Rules, seat: int) -> list[str]:
     """Every legal action of `seat` as text, in vocabulary order; remembered until the state
     changes, so checking the action a bot picked from them costs nothing more (the list
-    remembered: copy it before changing it)."""
+    remembered: copy it before changing it). Found here rather than in a function of its own:
+    every listing takes this path, and a call costs more than the tests."""
     memo = m._legal
     if memo is not None and memo[0] == seat:
         return memo[1]
-    found = _find(m, r, seat)
+    acting = False                          # the seat to speak, answer or play, not another
+    if m.hand_over or seat not in m.seats:
+        found: list[str] = []
+    elif m.count is not None:
+        acting = seat == m.count.seat
+        found = _count_acts(m, r, seat) if acting else _out_of_turn(m, r, seat)
+    elif m.pending is not None:
+        acting = may_answer(m, r, seat)
+        found = _answer_acts(m, r, seat, m.pending) if acting else _out_of_turn(m, r, seat)
+    else:
+        acting = seat == m.turn
+        found = _turn_acts(m, r, seat) if acting else _out_of_turn(m, r, seat)
+    if acting and r.compulsory:
+        found = _compulsory(m, r, seat, found)
     m._legal = (seat, found)
     return found
 
@@ -39,24 +53,6 @@ def acts(m: Match, r: Rules, seat: int) -> list[Action]:
     """Every legal action of `seat` as the engine's `Action`s, in vocabulary order."""
     act_of = r.act_of
     return [act_of[t] for t in texts(m, r, seat)]
-
-
-def _find(m: Match, r: Rules, seat: int) -> list[str]:
-    if m.hand_over or seat not in m.seats:
-        return []
-    if m.count is not None:
-        if seat != m.count.seat:
-            return _out_of_turn(m, r, seat)
-        found = _count_acts(m, r, seat)
-    elif m.pending is not None:
-        if not may_answer(m, r, seat):
-            return _out_of_turn(m, r, seat)
-        found = _answer_acts(m, r, seat, m.pending)
-    elif seat != m.turn:
-        return _out_of_turn(m, r, seat)
-    else:
-        found = _turn_acts(m, r, seat)
-    return _compulsory(m, r, seat, found) if r.compulsory else found
 
 
 def _out_of_turn(m: Match, r: Rules, seat: int) -> list[str]:
@@ -129,10 +125,9 @@ def _card_acts(m: Match, r: Rules, seat: int, ctx: Ctx) -> list[str]:
 
 
 def _count_acts(m: Match, r: Rules, seat: int) -> list[str]:
+    """What the seat to speak in a count may say (`texts` asks for that seat only)."""
     c = m.count
     assert c is not None
-    if seat != c.seat:
-        return []
     cont = r.contests[c.contest]
     ctx = context(m, r, seat, r.team_of[seat])
     found = ["fold"] if _met(r.fold_counting, ctx) else []
