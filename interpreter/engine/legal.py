@@ -167,9 +167,12 @@ def _contest_calls(m: Match, r: Rules, seat: int, cont: CompiledContest, ctx: Ct
             return []
         last = answering.call
         partner = r.team_of[answering.caller] == r.team_of[seat]
-        return [call.name for call in cont.answers_to[last]
-                if (not partner or (call.name == last and call.declare))    # a partner only declares his own
-                and (call.max is None or _below_max(call, cs.chain)) and call.may(ctx)]
+        answers = []            # a partner only declares his own; a loop: a comprehension is a call
+        for call in cont.answers_to[last]:
+            if (not partner or (call.name == last and call.declare)) \
+                    and (call.max is None or _below_max(call, cs.chain)) and call.may(ctx):
+                answers.append(call.name)
+        return answers
     if answering is not None:
         # an interruption: "el envido está primero", or a flor that wipes the waiting envido
         wipes = answering.contest is not None and \
