@@ -93,8 +93,9 @@ class Rules:
     __slots__ = ("spec", "name", "options", "num_players", "teams", "team_of", "target", "end_at_once", "hand_size",
                  "cards", "deck_size", "every_seat", "views", "strength", "turns_card", "values", "outcomes",
                  "trick_count", "after_tie", "partners_tie", "answer_any", "call_names", "env", "cover", "cover_counts",
-                 "stake_names", "stake_base", "base_worth", "stake_worth", "stake_fixed", "stake_declined", "stake_when", "raise_any",
-                 "seats_after", "from_seat", "first_opponent", "deal_step", "contests", "contest_of_call", "declaring",
+                 "stake_names", "stake_base", "base_worth", "stake_worth", "stake_fixed", "stake_declined",
+                 "stake_when", "raise_any", "seats_after", "from_seat", "first_opponent", "deal_step", "contests",
+                 "contest_of_call", "declaring",
                  "compulsory", "fold_when", "fold_on_turn", "fold_answering", "fold_counting", "fold_pays",
                  "fold_declines", "fold_concedes", "special", "blind_rules", "annulments", "signals", "schedule_when",
                  "formats", "schedule_each_hand", "aliases", "verbs", "play_acts", "cover_acts", "position_acts",
@@ -238,7 +239,8 @@ class Rules:
     def round_goes_on(self, m: Match) -> bool:
         """Whether the rest of a round begun is dealt: always, unless the spec checks its
         schedule's condition before every hand and it now fails."""
-        return not self.schedule_each_hand or self.schedule_when is None or bool(self.schedule_when(context(m, self, None)))
+        return not self.schedule_each_hand or self.schedule_when is None \
+            or bool(self.schedule_when(context(m, self, None)))
 
     def round_plan(self, m: Match) -> list[tuple[str, list[int]]]:
         """The hands of a round under the schedule, as (format, seats), when it applies as the
