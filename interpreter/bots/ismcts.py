@@ -44,8 +44,8 @@ class Knowledge:
     see, and the value constraints the hand's public events put on each seat's cards."""
 
     seat: int
-    before: list[Event]                   # the seat's events before this hand's deal
     hand: list[Event]                     # the seat's events of this hand, from its deal
+    shown: list[Event]                    # those a rebuilt hand must show it: all but signals
     playing: list[int]
     turned: str | None
     score_before: list[int]               # the score as the hand was dealt
@@ -73,7 +73,8 @@ def knowledge(state: State, seat: int) -> Knowledge:
     if first is not None:
         score_before = list(first["score"])
         score_before[first["team"]] -= first["points"]
-    k = Knowledge(seat, events[:start], hand, list(obs["playing"]), obs["turned"], score_before, obs)
+    shown = [e for e in hand if not _is_signal(g, e)]
+    k = Knowledge(seat, hand, shown, list(obs["playing"]), obs["turned"], score_before, obs)
     size = g.hand_size
     for s in k.playing:
         k.slots[s], k.seen[s], k.hidden_covers[s] = [None] * size, [], 0
@@ -210,19 +211,24 @@ def _agrees(choice: str, action: str, plays: str) -> bool:
 Model = Callable[[State, int], str]
 """What a seat would do in a world, as the searching seat models it (None: no model)."""
 
+Patience = Callable[[int], bool]
+"""Whether a replay that has met this many of the model's surprises may still be kept."""
+
 
 def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random,
             model: Model | None = None, surprises: list[int] | None = None,
-            readable: Sequence[int] | None = None, plays: str = "calls") -> State | None:
+            readable: Sequence[int] | None = None, plays: str = "calls",
+            patience: Patience | None = None) -> State | None:
     """The hand dealt again as `deal` on a copy of the match, its public actions replayed; None
-    when the replay shows the seat anything other than what it saw or sees now.
+    when the replay shows the seat anything other than what it saw or sees now, or when
+    `patience` gives up on it at a surprise (it could no longer be kept).
 
-    The copy keeps the match's public fields; everything hidden is replaced: the seat's
-    events stand for the log, a fresh generator for future deals, the sampled cards for the
-    hand, nothing for the scripted deals and held-back reveals."""
+    The copy keeps the match's public fields; everything hidden is replaced: an empty log (the
+    engine reads no event before the hand's deal), a fresh generator for future deals, the
+    sampled cards for the hand, nothing for the scripted deals and held-back reveals."""
     g = state.game
     world = state.clone()
-    world.events = [dict(e) for e in k.before]
+    world.events = []
     world.script = []
     world.rng = random.Random(rng.getrandbits(64))
     world.rng_shared = False
@@ -237,21 +243,23 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
     queue = {s: list(c) for s, c in covered.items()}
     missed = 0
     try:
-        for e in k.hand:
-            if e["type"] != "action" or _is_signal(g, e):
+        for e in k.shown:
+            if e["type"] != "action":
                 continue
             s, action = e["seat"], str(e["action"])
             if model is not None and s != k.seat and (readable is None or s in readable) \
                     and _readable_action(action, plays) \
                     and len(world.legal_actions(s)) > 1 and not _agrees(model(world, s), action, plays):
                 missed += 1                 # an action the model would not have taken here
+                if patience is not None and not patience(missed):
+                    return None
             if action == "cover":               # a face down card: the seat's own, or one it did not see
                 action = f"cover {queue[s].pop(0) if e.get('hidden') else e['card']}"
             world.apply(action, seat=s)
     except (IllegalAction, IndexError, KeyError):
         return None
-    shown = [e for e in world.visible_events(k.seat)[len(k.before):] if not _is_signal(g, e)]
-    if shown != [e for e in k.hand if not _is_signal(g, e)] or world.observation(k.seat) != k.view:
+    shown = [e for e in world.visible_events(k.seat) if not _is_signal(g, e)]
+    if shown != k.shown or world.observation(k.seat) != k.view:
         return None                 # e.g. a seat the sample gives a flor would have to answer now
     if surprises is not None:
         surprises.append(missed)
@@ -266,7 +274,7 @@ def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[st
     g = state.game
     idx = g.cards.index
     world = state.clone()
-    world.events = [dict(e) for e in k.before] + [dict(e) for e in k.hand]
+    world.events = [dict(e) for e in k.hand]
     world.script = []
     world.rng = random.Random(rng.getrandbits(64))
     world.rng_shared = False
@@ -286,31 +294,58 @@ def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[st
     return world
 
 
+class _Keep:
+    """Whether a replayed world is kept (`kept`), and whether a replay may go on (called at
+    each surprise): while it could still be kept or be the least surprising world yet."""
+
+    __slots__ = ("rng", "belief", "chance", "fewest")
+
+    def __init__(self, rng: random.Random, belief: float) -> None:
+        self.rng = rng
+        self.belief = belief
+        self.chance: float | None = None     # this replay's draw, made at its first surprise
+        self.fewest: int | None = None       # the surprises of the least surprising world yet
+
+    def kept(self, missed: int) -> bool:
+        return missed == 0 or (self.chance is not None and self.chance < self.belief ** missed)
+
+    def __call__(self, missed: int) -> bool:
+        if self.chance is None:
+            self.chance = self.rng.random()
+        return self.kept(missed) or self.fewest is None or missed < self.fewest
+
+
 def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, model: Model | None = None,
                 belief: float = 0.25, readable: Sequence[int] | None = None,
-                plays: str = "calls") -> tuple[State, bool]:
+                plays: str = "calls", known: Knowledge | None = None) -> tuple[State, bool]:
     """A world the seat cannot tell from the real one, and whether it was rebuilt consistently
-    (False: the fallback `overwrite`, after `tries` rejected deals).
+    (False: the fallback `overwrite`, after `tries` rejected deals). `known` is the seat's
+    `knowledge` of the state, when the caller has read it already.
 
     With a `model` of the other seats, a consistent world in which the model would have made
     `m` of their calls and answers differently is kept with probability `belief ** m`: the
     calls made and refused tell of the cards behind them, as far as the model is right; `plays`
     says how much of their card play is read as well (`PLAYS`). Past
-    `tries`, the consistent world the model found least surprising is kept."""
-    k = knowledge(state, seat)
+    `tries`, the consistent world the model found least surprising is kept. A replay is given up
+    at the surprise that makes it neither kept nor the least surprising yet: the chance of
+    keeping it is drawn at its first surprise."""
+    k = knowledge(state, seat) if known is None else known
     deal = None
     best: tuple[int, State] | None = None
+    keep = _Keep(rng, belief)
     for _ in range(tries):
         deal, covered = sample_deal(state.game, k, rng)
         surprises: list[int] = []
-        world = rebuild(state, k, deal, covered, rng, model, surprises, readable, plays)
+        keep.chance = None
+        world = rebuild(state, k, deal, covered, rng, model, surprises, readable, plays, keep)
         if world is None:
             continue
         missed = surprises[0] if surprises else 0
-        if missed == 0 or rng.random() < belief ** missed:
+        if keep.kept(missed):
             return world, True
         if best is None or missed < best[0]:
             best = (missed, world)
+            keep.fewest = missed
     if best is not None:
         return best[1], True
     assert deal is not None
@@ -406,10 +441,11 @@ class IsmctsBot:
         # that is not the model makes calls the model would not, which it would misread
         readable = None if self.read_partners else \
             [s for s in range(state.game.num_players) if team_of[s] != team_of[seat]]
+        k = knowledge(state, seat)
         for _ in range(max(1, count)):
             world, ok = determinize(state, seat, rng, model=None if self.belief is None else self.model.choose,
                                     belief=1.0 if self.belief is None else self.belief, readable=readable,
-                                    plays=self.plays)
+                                    plays=self.plays, known=k)
             worlds.append(world)
             consistent = consistent and ok
             self.sampled += 1

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot, play_out
-from interpreter.bots.ismcts import PLAYS, Event, Knowledge, _agrees, determinize, knowledge
+from interpreter.bots.ismcts import PLAYS, Event, Knowledge, _agrees, determinize, knowledge, rebuild
 from interpreter.engine.game import Game, load_game
+from interpreter.engine.records import Deal
 from interpreter.engine.state import State, turns
 
 
@@ -135,8 +136,9 @@ def test_determinizations_are_consistent_with_what_the_seat_saw(spot: tuple[str,
     for s in k.playing:                           # every card the seat saw is where it saw it
         assert k.known(s) <= {game.cards.ids[c] for c in world.dealt[s]}
     if consistent:
-        start = len(k.before)
-        assert world.visible_events(seat)[start:] == state.visible_events(seat)[start:]
+        seen = state.visible_events(seat)
+        start = max(i for i, e in enumerate(seen) if e["type"] == "deal")
+        assert world.visible_events(seat) == seen[start:]
     if not state.blind:
         assert world.dealt[seat] == state.dealt[seat]
 
@@ -247,7 +249,7 @@ def test_card_plays_are_read_only_when_asked() -> None:
             def spy(world: State, s: int, asked: list[tuple[int, Event]] = asked,
                     model: HeuristicBot = model, k: Knowledge = k, seat: int = seat) -> str:
                 # the replay has shown the seat a prefix of the hand's events: the next is the action
-                asked.append((s, k.hand[len(world.visible_events(seat)) - len(k.before)]))
+                asked.append((s, k.hand[len(world.visible_events(seat))]))
                 return model.choose(world, s)
 
             determinize(state, seat, random.Random(seed), model=spy, readable=opponents, plays=plays)
@@ -259,6 +261,44 @@ def test_card_plays_are_read_only_when_asked() -> None:
             else:
                 assert not any(w[0] == "play" for w in verbs), (seed, verbs)
     assert read >= 3, read
+
+
+def test_a_replay_stops_at_the_surprise_its_patience_refuses() -> None:
+    """A replay that could no longer be kept (neither accepted nor the least surprising yet) is
+    given up at the surprise that decides it: the model is asked nothing after it and no world
+    is returned. A patient replay of the same deal asks about every readable action."""
+    game = load_game("reglamento", players=2)
+    ids = game.cards.ids
+    checked = 0
+    for seed in range(60):
+        found = live(game, seed, 6, 16)
+        if found is None:
+            continue
+        state, seat = found
+        k = knowledge(state, seat)
+        deal = Deal(tuple(tuple(ids[c] for c in state.dealt[s]) for s in range(game.num_players)), None)
+        asked: list[int] = []
+
+        def contrary(world: State, s: int, asked: list[int] = asked) -> str:
+            asked.append(s)
+            return "no such action"           # every action the model is asked about surprises it
+
+        surprises: list[int] = []
+        whole = rebuild(state, k, deal, {}, random.Random(seed), contrary, surprises, plays="cards")
+        assert whole is not None and surprises == [len(asked)]       # the real deal replays
+        if len(asked) < 2:
+            continue
+        asked.clear()
+        gave_up_at: list[int] = []
+
+        def patience(missed: int, gave_up_at: list[int] = gave_up_at) -> bool:
+            gave_up_at.append(missed)
+            return missed < 2
+
+        assert rebuild(state, k, deal, {}, random.Random(seed), contrary, [], plays="cards", patience=patience) is None
+        assert len(asked) == 2 and gave_up_at == [1, 2]
+        checked += 1
+    assert checked >= 3, checked
 
 
 def test_every_root_action_is_tried_on_the_same_worlds() -> None:
