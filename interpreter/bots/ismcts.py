@@ -56,6 +56,9 @@ class Knowledge:
     values: dict[int, list[tuple[str, int]]] = field(default_factory=dict)   # seat -> (value, announced)
     holds: dict[int, list[str]] = field(default_factory=dict)          # seat -> values it declared it holds
     at_most: dict[int, list[tuple[str, int]]] = field(default_factory=dict)   # seat -> (value, a bound it lost to)
+    unseen: list[str] = field(default_factory=list)    # the cards the seat saw nowhere, in deck order
+    order: list[int] = field(default_factory=list)     # the seats dealt a sample, most constrained first
+    need: dict[int, int] = field(default_factory=dict)  # seat -> cards a sample deals it
 
     def known(self, s: int) -> set[str]:
         return {c for c in self.slots[s] if c is not None} | set(self.seen[s])
@@ -120,6 +123,12 @@ def knowledge(state: State, seat: int) -> Knowledge:
     for s in k.playing:
         placed = {c for c in k.slots[s] if c is not None}
         k.seen[s] = [c for c in dict.fromkeys(k.seen[s]) if c not in placed]
+    seen_anywhere = {c for s in k.playing for c in k.known(s)}
+    if k.turned is not None:
+        seen_anywhere.add(k.turned)
+    k.unseen = [c for c in g.cards.ids if c not in seen_anywhere]
+    k.order = sorted(k.playing, key=lambda s: -(2 * len(k.values[s]) + len(k.holds[s]) + len(k.at_most[s])))
+    k.need = {s: size - len(k.known(s)) for s in k.playing}
     return k
 
 
@@ -143,18 +152,12 @@ def sample_deal(g: Rules, k: Knowledge, rng: random.Random, tries: int = 200) ->
     """A deal of the unseen cards consistent with the seat's knowledge of each seat's cards and
     with the values announced and declared (rejection, seat by seat, the most constrained first;
     past `tries` a seat keeps its last draw). Also the cards each seat covered unseen."""
-    size = g.hand_size
     turned = None if k.turned is None else g.cards.index[k.turned]
-    seen_anywhere = {c for s in k.playing for c in k.known(s)}
-    if k.turned is not None:
-        seen_anywhere.add(k.turned)
-    pool = [c for c in g.cards.ids if c not in seen_anywhere]
+    pool = k.unseen
     hands: dict[int, list[str]] = {}
     covered: dict[int, list[str]] = {}
-    order = sorted(k.playing, key=lambda s: -(2 * len(k.values[s]) + len(k.holds[s]) + len(k.at_most[s])))
-    for s in order:
-        known = k.known(s)
-        need = size - len(known)
+    for s in k.order:
+        need = k.need[s]
         constrained = bool(k.values[s] or k.holds[s] or k.at_most[s])
         drawn: list[str] = []
         for _ in range(tries if constrained else 1):
