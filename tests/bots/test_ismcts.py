@@ -8,6 +8,7 @@ look identical to it, step by step." A bot built on that view must then choose i
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot, play_out
-from interpreter.bots.ismcts import PLAYS, Event, Knowledge, _agrees, determinize, knowledge
+from interpreter.bots.ismcts import PLAYS, Event, Knowledge, Node, _agrees, determinize, knowledge
 from interpreter.engine.game import Game, load_game
 from interpreter.engine.state import State, turns
 
@@ -261,6 +262,20 @@ def test_card_plays_are_read_only_when_asked() -> None:
     assert read >= 3, read
 
 
+class Watched(IsmctsBot):
+    """The search, recording each playout's root action and the cards of its world (a subclass:
+    a compiled bot's methods cannot be replaced on an instance)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.calls: list[tuple[str | None, Any]] = []
+
+    def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int], seat: int,
+                 first: str | None = None) -> None:
+        self.calls.append((first, (tuple(world.dealt), tuple(tuple(h) for h in world.hands))))
+        super()._playout(root, world, team_of, start, seat, first=first)
+
+
 def test_every_root_action_is_tried_on_the_same_worlds() -> None:
     """With `root="paired"` each round plays every legal action once, on clones of one sampled
     world: the actions are compared on the same deals. Each root action is visited once a
@@ -275,17 +290,9 @@ def test_every_root_action_is_tried_on_the_same_worlds() -> None:
         legal = state.legal_actions(seat)
         if len(legal) < 2:
             continue
-        bot = IsmctsBot(seed=seed, playouts=24, worlds=4)
-        calls: list[tuple[str | None, Any]] = []
-        search = bot._playout
-
-        def spy(root: Any, world: State, *args: Any, first: str | None = None,
-                calls: list[tuple[str | None, Any]] = calls, search: Any = search) -> None:
-            calls.append((first, (tuple(world.dealt), tuple(tuple(h) for h in world.hands))))
-            search(root, world, *args, first=first)
-
-        bot._playout = spy  # type: ignore[method-assign]
+        bot = Watched(seed=seed, playouts=24, worlds=4)
         choice = bot.choose(state, seat)
+        calls = bot.calls
         rounds = -(-24 // len(legal))
         assert len(calls) == rounds * len(legal)
         for i in range(rounds):
