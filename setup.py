@@ -1,8 +1,9 @@
-"""The build: the engine (`interpreter/engine`) and the checker's walk core
-(`interpreter/designer/walkcore.py`, with the abstract deal, `abstract.py`) compiled with mypyc
-where a C compiler is present, from the same source that runs as pure Python elsewhere
-(docs/performance.md, "The compiled engine"). An editable install, `TRUCO_PURE=1` or a machine
-without a C compiler builds the pure package; the project's metadata is in pyproject.toml."""
+"""The build: the engine (`interpreter/engine`), the checker's walk core
+(`interpreter/designer/walkcore.py`, with the abstract deal, `abstract.py`) and the bots
+(`interpreter/bots/basic.py`, `ismcts.py`) compiled with mypyc where a C compiler is present,
+from the same source that runs as pure Python elsewhere (docs/performance.md, "The compiled
+engine"). An editable install, `TRUCO_PURE=1` or a machine without a C compiler builds the pure
+package; the project's metadata is in pyproject.toml."""
 from __future__ import annotations
 
 import hashlib
@@ -26,9 +27,13 @@ DESIGNER = Path("interpreter", "designer")
 WALK = ("walkcore", "abstract")
 """The designer's modules mypyc compiles: the state key of the checker's walk, and the abstract
 deal it asks at every state."""
-GROUPS = ((ENGINE, COMPILED), (DESIGNER, WALK))
-"""What mypyc compiles, one group (one shared library) per package: the walk core runs the
-engine through its Python interface, so either may run compiled beside the other's source.
+BOTS = Path("interpreter", "bots")
+SEARCH = ("basic", "ismcts")
+"""The bots' modules mypyc compiles: the heuristic, which is the search's rollout policy, and
+the search, which `truco balance` and `truco simulate` run for hundreds of matches."""
+GROUPS = ((ENGINE, COMPILED), (DESIGNER, WALK), (BOTS, SEARCH))
+"""What mypyc compiles, one group (one shared library) per package: the walk core and the bots
+run the engine through its Python interface, so each may run compiled beside another's source.
 Each package's folder gets a record of the source its modules were compiled from,
 `compiled.json`."""
 BUILDS = ("build", "build_ext", "bdist_wheel", "install")
@@ -59,8 +64,8 @@ def digest(folder: Path, module: str) -> str:
 
 class BuildEngine(build_ext):
     """setuptools' build_ext, which also records each compiled module's source digest beside the
-    modules: `interpreter.engine` (and `interpreter.designer`) run the source instead of a
-    compiled module built from other source than it has now."""
+    modules: `interpreter.engine` (and `interpreter.designer`, `interpreter.bots`) run the source
+    instead of a compiled module built from other source than it has now."""
 
     def run(self) -> None:
         super().run()
@@ -81,7 +86,7 @@ def extensions() -> list:  # type: ignore[type-arg]
         print(f"truco-rules: building the pure-Python engine ({reason})", file=sys.stderr)
         return []
     from mypyc.build import mypycify
-    print("truco-rules: compiling the engine and the checker's walk core with mypyc", file=sys.stderr)
+    print("truco-rules: compiling the engine, the checker's walk core and the bots with mypyc", file=sys.stderr)
     # the project's mypy configuration (pyproject.toml) applies; its sections for other modules are unused here
     flags = ["--no-warn-unused-configs"]
     out = []

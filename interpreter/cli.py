@@ -16,6 +16,7 @@ from rich.markup import escape
 
 from rulespec.errors import OptionError, SpecError, SpecNotFound, TrucoError
 
+from interpreter.bots import build as bots_build
 from interpreter.designer import build as walk_build
 from interpreter.engine import build as engine_build
 from interpreter.engine.game import parse_options
@@ -153,14 +154,15 @@ def available_cores() -> int:
 
 
 def version_line() -> str:
-    """`truco --version`: the package's version, the engine and the checker's walk core that run,
-    and the Python."""
+    """`truco --version`: the package's version, the engine, the checker's walk core and the bots
+    that run, and the Python."""
     try:
         version = importlib.metadata.version("truco-rules")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown (not installed)"
     python = f"{sys.implementation.name} {platform.python_version()}"
-    return f"truco-rules {version}; engine: {engine_build()}; checker's walk: {walk_build()}; {python}"
+    return (f"truco-rules {version}; engine: {engine_build()}; checker's walk: {walk_build()}; "
+            f"bots: {bots_build()}; {python}")
 
 
 class _Version(argparse.Action):

@@ -20,12 +20,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """`TRUCO_REQUIRE_COMPILED=1` (CI's second run, on the engine and the checker's walk core
-    compiled with mypyc) fails at once where the compiled modules are not the ones imported,
-    rather than passing on the source."""
+    """`TRUCO_REQUIRE_COMPILED=1` (CI's second run, on the engine, the checker's walk core and
+    the bots compiled with mypyc) fails at once where the compiled modules are not the ones
+    imported, rather than passing on the source."""
     if os.environ.get("TRUCO_REQUIRE_COMPILED"):
-        from interpreter import designer, engine
-        for what, build in (("engine", engine.build()), ("checker's walk", designer.build())):
+        from interpreter import bots, designer, engine
+        for what, build in (("engine", engine.build()), ("checker's walk", designer.build()),
+                            ("bots' code", bots.build())):
             if build != "compiled (mypyc)":
                 raise pytest.UsageError(f"TRUCO_REQUIRE_COMPILED is set, but the {what} runs as: {build}")
 

@@ -1,6 +1,6 @@
-"""The compiled engine and the checker's walk core (setup.py, interpreter/engine/__init__.py,
-interpreter/designer/__init__.py): built from the same source that runs as pure Python, never
-run when stale, and said by `truco --version` and `truco bench`."""
+"""The compiled engine, the checker's walk core and the bots (setup.py, interpreter/engine/__init__.py,
+interpreter/designer/__init__.py, interpreter/bots/__init__.py): built from the same source that
+runs as pure Python, never run when stale, and said by `truco --version` and `truco bench`."""
 from __future__ import annotations
 
 import ast
@@ -15,13 +15,15 @@ from types import ModuleType
 
 import pytest
 
-from interpreter import designer, engine
+from interpreter import bots, designer, engine
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "interpreter" / "engine"
 WALKCORE = ROOT / "interpreter" / "designer" / "walkcore.py"
 WALK = [WALKCORE, WALKCORE.with_name("abstract.py")]
 """The designer's compiled modules: the walk core and the abstract deal it asks."""
+BOTS = [ROOT / "interpreter" / "bots" / "basic.py", ROOT / "interpreter" / "bots" / "ismcts.py"]
+"""The bots' compiled modules: the heuristic (the search's rollout policy) and the search."""
 
 
 def _setup() -> ModuleType:
@@ -38,10 +40,17 @@ def test_the_build_compiles_every_engine_module_but_the_package_and_the_random_p
     assert compiled == modules - {"__init__", "randomplay"}
 
 
-def test_the_walk_core_is_a_second_group_with_its_own_record() -> None:
+def test_the_walk_core_and_the_bots_are_groups_with_their_own_records() -> None:
+    """Each group's folder is one `tools/build_engine.py` cleans and checks for its record."""
     setup = _setup()
     assert [(folder.as_posix(), modules) for folder, modules in setup.GROUPS] == [
-        ("interpreter/engine", setup.COMPILED), ("interpreter/designer", ("walkcore", "abstract"))]
+        ("interpreter/engine", setup.COMPILED), ("interpreter/designer", ("walkcore", "abstract")),
+        ("interpreter/bots", ("basic", "ismcts"))]
+    spec = importlib.util.spec_from_file_location("truco_build_engine", ROOT / "tools" / "build_engine.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert list(tool.FOLDERS) == [ROOT / folder for folder, _ in setup.GROUPS]
 
 
 @pytest.mark.parametrize("argv, env, reason", [
@@ -89,15 +98,19 @@ def test_truco_pure_runs_the_source_beside_any_build() -> None:
     imports every engine module from its `.py` file."""
     code = ("import interpreter.engine as e, interpreter.engine.state as s, interpreter.engine.legal as l; "
             "import interpreter.designer as d, interpreter.designer.walkcore as w; "
+            "import interpreter.bots as b, interpreter.bots.basic as h, interpreter.bots.ismcts as i; "
             "print(e.build(), s.__file__.endswith('.py'), l.__file__.endswith('.py'), "
-            "d.build(), w.__file__.endswith('.py'))")
+            "d.build(), w.__file__.endswith('.py'), "
+            "b.build(), h.__file__.endswith('.py'), i.__file__.endswith('.py'))")
     assert _run(code, TRUCO_PURE="1") == ("pure Python (TRUCO_PURE is set) True True "
-                                          "pure Python (TRUCO_PURE is set) True")
+                                          "pure Python (TRUCO_PURE is set) True "
+                                          "pure Python (TRUCO_PURE is set) True True")
 
 
 def test_a_package_guards_its_compiled_modules_as_the_engine_does(tmp_path: Path) -> None:
-    """`interpreter.engine.guard`, which the designer's package runs for its walk core: a module
-    whose source is not the one recorded is stale, and the package warns and runs its source."""
+    """`interpreter.engine.guard`, which the designer's package runs for its walk core and the
+    bots' package for its bots: a module whose source is not the one recorded is stale, and the
+    package warns and runs its source."""
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("from pathlib import Path\nfrom interpreter.engine import guard\n"
@@ -110,6 +123,7 @@ def test_a_package_guards_its_compiled_modules_as_the_engine_does(tmp_path: Path
     assert done.stdout.strip() == "['mod'] 1"
     assert "the compiled thing was built from other source than mod.py" in done.stderr
     assert designer.STALE == engine.stale(WALKCORE.parent)
+    assert bots.STALE == engine.stale(BOTS[0].parent)
 
 
 def test_version_says_which_engine_runs() -> None:
@@ -119,18 +133,19 @@ def test_version_says_which_engine_runs() -> None:
     assert out.count("\n") == 1
     assert out.startswith("truco-rules ") and f"engine: {engine.build()}" in out
     assert f"checker's walk: {designer.build()}" in out
+    assert f"bots: {bots.build()}" in out
 
 
 FORBIDDEN_BASES = {"Exception", "BaseException", "AssertionError", "ValueError", "dict", "list", "set", "tuple",
                    "int", "str"}
 
 
-@pytest.mark.parametrize("path", [*sorted(ENGINE.glob("*.py")), *WALK], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*sorted(ENGINE.glob("*.py")), *WALK, *BOTS], ids=lambda p: p.name)
 def test_engine_code_is_what_mypyc_compiles_as_it_runs(path: Path) -> None:
     """docs/performance.md, "What engine code may not do": no `__dict__` or `vars()` (a compiled
     class has no dict), no `__new__` called by hand, no class built on a builtin type; the
-    checker's walk core and its abstract deal keep to the same rules, and generate no code (the engine's formulas
-    are generated Python: docs/performance.md, "Formulas as generated Python")."""
+    checker's walk core, its abstract deal and the bots keep to the same rules, and generate no
+    code (the engine's formulas are generated Python: docs/performance.md, "Formulas as generated Python")."""
     if path.stem == "__init__":
         return                                        # never compiled: it picks the build
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -140,7 +155,7 @@ def test_engine_code_is_what_mypyc_compiles_as_it_runs(path: Path) -> None:
             found.append(f"line {node.lineno}: .{node.attr}")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars":
             found.append(f"line {node.lineno}: vars()")
-        elif path in WALK and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+        elif path in (*WALK, *BOTS) and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id in ("exec", "eval", "compile"):
             found.append(f"line {node.lineno}: {node.func.id}()")
         elif isinstance(node, ast.ClassDef):

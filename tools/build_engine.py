@@ -1,12 +1,13 @@
-"""Compile the engine and the checker's walk core in place with mypyc, or remove what a build left.
+"""Compile the engine, the checker's walk core and the bots in place with mypyc, or remove what a build left.
 
-    python tools/build_engine.py            # the *.so of interpreter/engine and interpreter/designer
+    python tools/build_engine.py            # the *.so of interpreter/engine, interpreter/designer and interpreter/bots
     python tools/build_engine.py --clean    # back to the pure source
 
 An editable install runs the pure source; this puts the compiled modules beside it, as CI does
-to run the conformance and engine suites on the compiled build too. Edit an engine module (or
-the walk core, `interpreter/designer/walkcore.py` and `abstract.py`) afterwards and its package
-notices: it runs the source again (and warns) until the next build or `--clean`. A wheel (`pip install .`,
+to run the conformance, engine and bot suites on the compiled build too. Edit an engine module
+(or the walk core, `interpreter/designer/walkcore.py` and `abstract.py`, or a bot,
+`interpreter/bots/basic.py` and `ismcts.py`) afterwards and its package notices: it runs the
+source again (and warns) until the next build or `--clean`. A wheel (`pip install .`,
 `pip wheel .`) is compiled by the same setup.py; docs/performance.md says how.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = (ROOT / "interpreter" / "engine", ROOT / "interpreter" / "designer")
+FOLDERS = (ROOT / "interpreter" / "engine", ROOT / "interpreter" / "designer", ROOT / "interpreter" / "bots")
 """The packages setup.py compiles modules of, each with its build's record `compiled.json`."""
 
 

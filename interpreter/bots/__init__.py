@@ -4,17 +4,34 @@ Each bot sees what its seat may see (`observation(seat)`, the events shown to it
 compiled game's public tables. `BOTS` maps the names the command line, the server and the
 adapters accept to bot factories; a name may carry a parameter after a colon
 (`ismcts:400` searches 400 playouts a decision, 150 without one, `ismcts:50ms` for 50 milliseconds).
+
+The bots' modules (`basic`, whose heuristic is the search's rollout policy, and `ismcts`) may
+be compiled with mypyc (setup.py), and are imported from their source when stale, as the engine
+is (`interpreter.engine.guard`): the guard runs before this package imports them.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 
-from interpreter.bots.basic import Bot, HeuristicBot, RandomBot, Tables, tables
-from interpreter.bots.ismcts import IsmctsBot
-from interpreter.engine.state import State, turns
+from interpreter.engine import build_of, guard
 
-__all__ = ["BOTS", "Bot", "BotFactory", "HeuristicBot", "IsmctsBot", "RandomBot", "Tables", "make_bot",
+STALE = guard(__name__, Path(__file__).resolve().parent, "bots' code")
+
+from interpreter.bots.basic import Bot, HeuristicBot, RandomBot, Tables, tables  # noqa: E402
+from interpreter.bots.ismcts import IsmctsBot  # noqa: E402
+from interpreter.engine.state import State, turns  # noqa: E402
+
+__all__ = ["BOTS", "Bot", "BotFactory", "HeuristicBot", "IsmctsBot", "RandomBot", "Tables", "build", "make_bot",
            "play_out", "tables"]
+
+
+def build() -> str:
+    """Which bots run: "compiled (mypyc)" or "pure Python", and why not compiled."""
+    from interpreter.bots import basic, ismcts
+    search, heuristic = build_of(ismcts, STALE), build_of(basic, STALE)
+    return search if heuristic == search else f"{search}, its rollout policy {heuristic}"
+
 
 BotFactory = Callable[[int | None], Bot]
 

@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from rulespec.errors import IllegalAction
 
 from interpreter.bots.basic import HeuristicBot, RandomBot
@@ -387,6 +389,7 @@ class Node:
         self.total = 0.0           # reward summed for the team that took the action into this node
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)     # compiled, still subclassed by tests that watch its search
 class IsmctsBot:
     """Information-set MCTS with determinization; a budget of playouts (or milliseconds) a
     decision. With a playout budget and `root="paired"` (the default), the budget is spent in

@@ -8,6 +8,7 @@ look identical to it, step by step." A bot built on that view must then choose i
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot, play_out
-from interpreter.bots.ismcts import PLAYS, Event, Knowledge, _agrees, determinize, knowledge, rebuild
+from interpreter.bots.ismcts import PLAYS, Event, Knowledge, Node, _agrees, determinize, knowledge, rebuild
 from interpreter.engine.game import Game, load_game
 from interpreter.engine.records import Deal
 from interpreter.engine.state import State, turns
@@ -299,6 +300,18 @@ def test_a_replay_stops_at_the_surprise_its_patience_refuses() -> None:
         assert len(asked) == 2 and gave_up_at == [1, 2]
         checked += 1
     assert checked >= 3, checked
+class Watched(IsmctsBot):
+    """The search, recording each playout's root action and the cards of its world (a subclass:
+    a compiled bot's methods cannot be replaced on an instance)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.calls: list[tuple[str | None, Any]] = []
+
+    def _playout(self, root: Node, world: State, team_of: Sequence[int], start: list[int], seat: int,
+                 first: str | None = None) -> None:
+        self.calls.append((first, (tuple(world.dealt), tuple(tuple(h) for h in world.hands))))
+        super()._playout(root, world, team_of, start, seat, first=first)
 
 
 def test_every_root_action_is_tried_on_the_same_worlds() -> None:
@@ -315,17 +328,9 @@ def test_every_root_action_is_tried_on_the_same_worlds() -> None:
         legal = state.legal_actions(seat)
         if len(legal) < 2:
             continue
-        bot = IsmctsBot(seed=seed, playouts=24, worlds=4)
-        calls: list[tuple[str | None, Any]] = []
-        search = bot._playout
-
-        def spy(root: Any, world: State, *args: Any, first: str | None = None,
-                calls: list[tuple[str | None, Any]] = calls, search: Any = search) -> None:
-            calls.append((first, (tuple(world.dealt), tuple(tuple(h) for h in world.hands))))
-            search(root, world, *args, first=first)
-
-        bot._playout = spy  # type: ignore[method-assign]
+        bot = Watched(seed=seed, playouts=24, worlds=4)
         choice = bot.choose(state, seat)
+        calls = bot.calls
         rounds = -(-24 // len(legal))
         assert len(calls) == rounds * len(legal)
         for i in range(rounds):
