@@ -150,6 +150,17 @@ def _fits(g: Rules, k: Knowledge, s: int, cards: Sequence[str], turned: int | No
     return all(g.values[name](hand, turned) is not None for name in k.holds[s])
 
 
+def _draw(rng: random.Random, pool: Sequence[str], n: int) -> list[str]:
+    """`n` cards of `pool` in random order: a partial Fisher-Yates shuffle of a copy, by
+    `random()` (one C call a card, where `sample` and `shuffle` loop in Python)."""
+    cards = list(pool)
+    size = len(cards)
+    for i in range(n):
+        j = i + int(rng.random() * (size - i))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards[:n]
+
+
 def sample_deal(g: Rules, k: Knowledge, rng: random.Random, tries: int = 200) -> tuple[Deal, dict[int, list[str]]]:
     """A deal of the unseen cards consistent with the seat's knowledge of each seat's cards and
     with the values announced and declared (rejection, seat by seat, the most constrained first;
@@ -163,9 +174,10 @@ def sample_deal(g: Rules, k: Knowledge, rng: random.Random, tries: int = 200) ->
         constrained = bool(k.values[s] or k.holds[s] or k.at_most[s])
         drawn: list[str] = []
         for _ in range(tries if constrained else 1):
-            drawn = rng.sample(pool, need) if need > 0 else []
-            free = list(k.seen[s]) + drawn
-            rng.shuffle(free)
+            drawn = _draw(rng, pool, need)
+            # the cards seen but not where: anywhere among the free positions (the drawn cards
+            # come in random order already)
+            free = _draw(rng, k.seen[s] + drawn, need + len(k.seen[s])) if k.seen[s] else drawn
             slots = list(k.slots[s])
             it = iter(free)
             cards = [c if c is not None else next(it) for c in slots]
@@ -220,7 +232,7 @@ Patience = Callable[[int], bool]
 """Whether a replay that has met this many of the model's surprises may still be kept."""
 
 
-def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random,
+def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], future: random.Random,
             model: Model | None = None, surprises: list[int] | None = None,
             readable: Sequence[int] | None = None, plays: str = "calls",
             patience: Patience | None = None) -> State | None:
@@ -229,14 +241,15 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
     `patience` gives up on it at a surprise (it could no longer be kept).
 
     The copy keeps the match's public fields; everything hidden is replaced: an empty log (the
-    engine reads no event before the hand's deal), a fresh generator for future deals, the
-    sampled cards for the hand, nothing for the scripted deals and held-back reveals."""
+    engine reads no event before the hand's deal), `future` for the generator of future deals
+    (shared: a world that deals copies it first), the sampled cards for the hand, nothing for
+    the scripted deals and held-back reveals."""
     g = state.game
     world = state.clone()
     world.events = []
     world.script = []
-    world.rng = random.Random(rng.getrandbits(64))
-    world.rng_shared = False
+    world.rng = future
+    world.rng_shared = True
     world.score = list(k.score_before)
     world.match_over, world.winner = False, None
     world.hand_over, world.redeal_same = True, True      # deal this hand again, to the same seats
@@ -271,18 +284,19 @@ def rebuild(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]
     return world
 
 
-def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], rng: random.Random) -> State:
+def overwrite(state: State, k: Knowledge, deal: Deal, covered: dict[int, list[str]], future: random.Random) -> State:
     """The fallback world: a copy of the match whose cards are the sampled deal as it stands now,
     without replaying: each seat's deal, the cards it still holds (its deal less what it was seen
     to play and what it covered unseen) and the faces of its unseen covered cards. It keeps every
-    card the seat saw but may break a constraint the sampler could not meet."""
+    card the seat saw but may break a constraint the sampler could not meet. `future` is as in
+    `rebuild`."""
     g = state.game
     idx = g.cards.index
     world = state.clone()
     world.events = [dict(e) for e in k.hand]
     world.script = []
-    world.rng = random.Random(rng.getrandbits(64))
-    world.rng_shared = False
+    world.rng = future
+    world.rng_shared = True
     world.shows = []
     for s in k.playing:
         hidden = [idx[c] for c in covered.get(s, [])]
@@ -338,11 +352,12 @@ def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, mo
     deal = None
     best: tuple[int, State] | None = None
     keep = _Keep(rng, belief)
+    future = random.Random(rng.getrandbits(64))      # no future deal of the match leaks into a world
     for _ in range(tries):
         deal, covered = sample_deal(state.game, k, rng)
         surprises: list[int] = []
         keep.chance = None
-        world = rebuild(state, k, deal, covered, rng, model, surprises, readable, plays, keep)
+        world = rebuild(state, k, deal, covered, future, model, surprises, readable, plays, keep)
         if world is None:
             continue
         missed = surprises[0] if surprises else 0
@@ -354,7 +369,7 @@ def determinize(state: State, seat: int, rng: random.Random, tries: int = 20, mo
     if best is not None:
         return best[1], True
     assert deal is not None
-    return overwrite(state, k, deal, covered, rng), False
+    return overwrite(state, k, deal, covered, future), False
 
 
 # -- search --------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rulespec.load import bundled_names, open_spec
 
 from interpreter.bots import BOTS, HeuristicBot, IsmctsBot, RandomBot, play_out
-from interpreter.bots.ismcts import PLAYS, Event, Knowledge, Node, _agrees, determinize, knowledge, rebuild
+from interpreter.bots.ismcts import PLAYS, Event, Knowledge, Node, _agrees, _draw, determinize, knowledge, rebuild
 from interpreter.engine.game import Game, load_game
 from interpreter.engine.records import Deal
 from interpreter.engine.state import State, turns
@@ -262,6 +262,23 @@ def test_card_plays_are_read_only_when_asked() -> None:
             else:
                 assert not any(w[0] == "play" for w in verbs), (seed, verbs)
     assert read >= 3, read
+
+
+def test_a_draw_is_uniform_over_cards_and_positions() -> None:
+    """`_draw` deals each card of the pool to each position equally often, and no card twice:
+    a sampled hand is any hand of the unseen cards, in any order."""
+    rng = random.Random(5)
+    pool, n, runs = ["a", "b", "c", "d", "e", "f"], 3, 60_000
+    counts: dict[tuple[str, int], int] = {}
+    for _ in range(runs):
+        drawn = _draw(rng, pool, n)
+        assert len(set(drawn)) == n and set(drawn) <= set(pool)
+        for i, card in enumerate(drawn):
+            counts[card, i] = counts.get((card, i), 0) + 1
+    p = 1 / len(pool)
+    spread = (runs * p * (1 - p)) ** 0.5
+    assert len(counts) == len(pool) * n
+    assert all(abs(c - runs * p) < 5 * spread for c in counts.values()), counts
 
 
 def test_a_replay_stops_at_the_surprise_its_patience_refuses() -> None:
