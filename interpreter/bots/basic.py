@@ -29,7 +29,9 @@ class RandomBot:
 
 class Tables:
     """What a heuristic needs of a game, computed on first use: card percentiles and the
-    spread of each hand value, per turned card (hand values may depend on it)."""
+    spread of each hand value, per turned card (hand values may depend on it); and, as the
+    heuristic meets them, the kinds of each set of legal actions and the strength of each hand
+    (a search asks the heuristic about the same few again and again)."""
 
     SAMPLE = 3000           # hands sampled for a value's spread (a fixed sample: bots replay)
 
@@ -39,6 +41,9 @@ class Tables:
         self._spreads: dict[tuple[str, int | None], list[int]] = {}
         rng = random.Random(0)
         self._hands = [tuple(rng.sample(range(len(game.cards)), game.hand_size)) for _ in range(self.SAMPLE)]
+        self._kinds: dict[tuple[str, ...], dict[str, list[str]]] = {}
+        self._powers: dict[tuple[tuple[str, ...], str | None], float] = {}
+        self._ranked: dict[tuple[tuple[str, ...], str | None], list[str]] = {}
 
     def _turned(self, turned: str | None) -> int | None:
         return None if turned is None else self.game.cards.index[turned]
@@ -66,6 +71,47 @@ class Tables:
         if value is None or not spread:
             return 0.0
         return bisect_left(spread, value) / len(spread)
+
+
+    def kinds(self, legal: list[str]) -> dict[str, list[str]]:
+        """The legal actions by kind: cards, stake raises, contest calls, declarations (shared:
+        a caller builds new lists rather than change these)."""
+        key = tuple(legal)
+        out = self._kinds.get(key)
+        if out is None:
+            g = self.game
+            out = {"cards": [], "stake": [], "contest": [], "declare": []}
+            for action in legal:
+                verb = action.split()[0]
+                if verb in ("play", "cover"):
+                    out["cards"].append(action)
+                elif verb in g.stake_names:
+                    out["stake"].append(action)
+                elif verb in g.contest_of_call:
+                    declare = g.contest_of_call[verb].calls[verb].declare
+                    out["declare" if declare else "contest"].append(action)
+            self._kinds[key] = out
+        return out
+
+    def hand_power(self, hand: list[str], turned: str | None) -> float:
+        """How strong a hand's cards are, from 0 to 1: its best card's percentile and their mean."""
+        key = (tuple(hand), turned)
+        power = self._powers.get(key)
+        if power is None:
+            pct = self.card_percentile(turned)
+            mine = sorted((pct[c] for c in hand), reverse=True)
+            power = self._powers[key] = 0.6 * mine[0] + 0.4 * sum(mine) / len(mine) if mine else 0.0
+        return power
+
+
+    def ranked(self, plays: list[str], turned: str | None) -> list[str]:
+        """Card plays (`play CARD`) from the weakest card to the strongest (shared, as `kinds`)."""
+        key = (tuple(plays), turned)
+        out = self._ranked.get(key)
+        if out is None:
+            pct = self.card_percentile(turned)
+            out = self._ranked[key] = sorted(plays, key=lambda a: pct[a.split()[1]])
+        return out
 
 
 _TABLES: dict[int, Tables] = {}
@@ -101,7 +147,7 @@ class HeuristicBot:
         t = tables(g)
         if obs["count"] is not None:
             return self._count(g, obs, legal)
-        kinds = self._kinds(g, legal)
+        kinds = t.kinds(legal)
         power = self._power(obs, t)
         pending = obs["pending"]
         if pending is not None:
@@ -118,20 +164,6 @@ class HeuristicBot:
         return self._card(g, obs, t, kinds["cards"]) if kinds["cards"] else self._fallback(legal)
 
     # -- reading the legal actions ----------------------------------------------------
-
-    @staticmethod
-    def _kinds(g: Rules, legal: list[str]) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {"cards": [], "stake": [], "contest": [], "declare": []}
-        for action in legal:
-            verb = action.split()[0]
-            if verb in ("play", "cover"):
-                out["cards"].append(action)
-            elif verb in g.stake_names:
-                out["stake"].append(action)
-            elif verb in g.contest_of_call:
-                declare = g.contest_of_call[verb].calls[verb].declare
-                out["declare" if declare else "contest"].append(action)
-        return out
 
     @staticmethod
     def _forbidden(g: Rules, obs: dict[str, Any]) -> bool:
@@ -151,9 +183,7 @@ class HeuristicBot:
         """How likely the seat's side is to take the hand, roughly, from 0 to 1."""
         if obs["hand"] is None:
             return 0.5
-        pct = t.card_percentile(obs["turned"])
-        mine = sorted((pct[c] for c in obs["hand"]), reverse=True)
-        power = 0.6 * mine[0] + 0.4 * sum(mine) / len(mine) if mine else 0.0
+        power = t.hand_power(obs["hand"], obs["turned"])
         team = obs["team"]
         won = sum(1 for r in obs["tricks"] if r == team)
         lost = sum(1 for r in obs["tricks"] if r not in (team, "tie"))
@@ -211,7 +241,7 @@ class HeuristicBot:
         if not plays or obs["hand"] is None or any(a.split()[1].startswith("@") for a in plays):
             return self.rng.choice(plays or cards)
         pct = t.card_percentile(obs["turned"])
-        by_strength = sorted(plays, key=lambda a: pct[a.split()[1]])
+        by_strength = t.ranked(plays, obs["turned"])
         table = obs["table"]
         current = table[-1] if len(table) == obs["trick"] else []
         shown = [(p["seat"], pct[p["card"]]) for p in current if p["card"] is not None and not p["covered"]]
