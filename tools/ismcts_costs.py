@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 from rulespec.load import bundled_names, open_spec  # noqa: E402
 
 from interpreter.bots import IsmctsBot  # noqa: E402
+from interpreter.bots import build as bots_build  # noqa: E402
 from interpreter.engine import build  # noqa: E402
 from interpreter.engine.game import load_game  # noqa: E402
 from interpreter.engine.state import turns  # noqa: E402
@@ -30,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=3)
     p.add_argument("--matches", type=int, default=2)
     args = p.parse_args(argv)
-    print(f"engine {build()}; {args.playouts} playouts, {args.matches} matches of {args.hands} hands a table\n")
+    print(f"engine {build()}, bots {bots_build()}; {args.playouts} playouts, {args.matches} matches of "
+          f"{args.hands} hands a table\n")
     print("| table | decisions | seconds per decision | worlds | fell back |")
     print("|---|---:|---:|---:|---:|")
     for name in bundled_names():
