@@ -72,7 +72,6 @@ class Tables:
             return 0.0
         return bisect_left(spread, value) / len(spread)
 
-
     def kinds(self, legal: list[str]) -> dict[str, list[str]]:
         """The legal actions by kind: cards, stake raises, contest calls, declarations (shared:
         a caller builds new lists rather than change these)."""
@@ -102,7 +101,6 @@ class Tables:
             mine = sorted((pct[c] for c in hand), reverse=True)
             power = self._powers[key] = 0.6 * mine[0] + 0.4 * sum(mine) / len(mine) if mine else 0.0
         return power
-
 
     def ranked(self, plays: list[str], turned: str | None) -> list[str]:
         """Card plays (`play CARD`) from the weakest card to the strongest (shared, as `kinds`)."""

@@ -317,6 +317,8 @@ def test_a_replay_stops_at_the_surprise_its_patience_refuses() -> None:
         assert len(asked) == 2 and gave_up_at == [1, 2]
         checked += 1
     assert checked >= 3, checked
+
+
 class Watched(IsmctsBot):
     """The search, recording each playout's root action and the cards of its world (a subclass:
     a compiled bot's methods cannot be replaced on an instance)."""
