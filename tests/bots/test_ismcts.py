@@ -8,7 +8,7 @@ look identical to it, step by step." A bot built on that view must then choose i
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -64,6 +64,14 @@ def live(game: Game, seed: int, low: int, high: int) -> tuple[State, int] | None
     seat = state.current_player()
     assert seat is not None
     return state, seat
+
+
+def lives(game: Game, seeds: int, low: int, high: int) -> Iterator[tuple[int, State, int]]:
+    """`live` from each seed below `seeds` that leaves a hand in play: the seed, the match, the seat to act."""
+    for seed in range(seeds):
+        found = live(game, seed, low, high)
+        if found is not None:
+            yield seed, *found
 
 
 def test_names_carry_a_budget() -> None:
@@ -196,11 +204,7 @@ def test_partners_calls_are_not_read_as_evidence() -> None:
     Without `readable`, the partners' calls are read as well."""
     game = load_game("reglamento", players=4)
     checked = read = 0
-    for seed in range(40):
-        found = live(game, seed, 2, 14)
-        if found is None:
-            continue
-        state, seat = found
+    for seed, state, seat in lives(game, 40, 2, 14):
         partners = [s for s in range(game.num_players) if s != seat and game.team_of[s] == game.team_of[seat]]
         called = {e["seat"] for e in knowledge(state, seat).hand
                   if e["type"] == "action" and str(e["action"]).split()[0] not in ("play", "cover")}
@@ -236,11 +240,7 @@ def test_card_plays_are_read_only_when_asked() -> None:
         IsmctsBot(1, plays="every")
     game = load_game("reglamento", players=4)
     read = 0
-    for seed in range(30):
-        found = live(game, seed, 4, 14)
-        if found is None:
-            continue
-        state, seat = found
+    for seed, state, seat in lives(game, 30, 4, 14):
         k = knowledge(state, seat)
         opponents = [s for s in range(game.num_players) if game.team_of[s] != game.team_of[seat]]
         for plays in PLAYS:
@@ -288,11 +288,7 @@ def test_a_replay_stops_at_the_surprise_its_patience_refuses() -> None:
     game = load_game("reglamento", players=2)
     ids = game.cards.ids
     checked = 0
-    for seed in range(60):
-        found = live(game, seed, 6, 16)
-        if found is None:
-            continue
-        state, seat = found
+    for seed, state, seat in lives(game, 60, 6, 16):
         k = knowledge(state, seat)
         deal = Deal(tuple(tuple(ids[c] for c in state.dealt[s]) for s in range(game.num_players)), None)
         asked: list[int] = []
@@ -339,11 +335,7 @@ def test_every_root_action_is_tried_on_the_same_worlds() -> None:
     round, and the choice is the action with the best total."""
     game = load_game("board", players=6)
     checked = 0
-    for seed in range(6):
-        found = live(game, seed, 0, 6)
-        if found is None:
-            continue
-        state, seat = found
+    for seed, state, seat in lives(game, 6, 0, 6):
         legal = state.legal_actions(seat)
         if len(legal) < 2:
             continue
